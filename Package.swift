@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Cadence",
+    products: [
+        .executable(name: "render", targets: ["render"]),
+        .library(name: "CadenceCues", targets: ["CadenceCues"]),
+    ],
+    targets: [
+        // MARK: - C libraries (Debian packages, found with pkg-config)
+
+        /// libsndfile: decode and encode sound files.
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        /// libsamplerate: sinc sample-rate conversion.
+        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        /// libebur128: integrated loudness and true peak (EBU R128 / BS.1770).
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        /// libyaml: the YAML event parser behind recipes.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        /// libvorbis + libogg: Ogg Vorbis encoding with a stream serial we choose.
+        .systemLibrary(name: "CVorbis", pkgConfig: "vorbisenc", providers: [.apt(["libvorbis-dev", "libogg-dev"])]),
+        /// libcrypto (OpenSSL): SHA-256 of files and recipes.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        /// O_TMPFILE and linkat, which Swift's Glibc module does not import.
+        .target(name: "CPosix"),
+
+        // MARK: - Description: recipe → frames
+
+        /// Frame types, diagnostics and errors shared by every layer; no C imports.
+        .target(name: "AudioCore"),
+        /// YAML → recipe model, validation, diagnostics with line:col.
+        .target(name: "Recipe", dependencies: ["AudioCore", "CYAML"]),
+        /// Recipe → frame-exact phases, sections and cue events; pure, no I/O.
+        .target(name: "Timeline", dependencies: ["AudioCore", "Recipe"]),
+
+        // MARK: - Samples
+
+        /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
+        .target(name: "DSP", dependencies: ["AudioCore"]),
+        /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
+        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CCrypto", "CPosix"]),
+        /// Sources (bed, synth bed, cues), the block renderer, two-pass loudness, cue sheet output.
+        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues"]),
+
+        // MARK: - Players
+
+        /// The cue sheet model, JSON in and out, phase lookup; no C, builds for iOS too.
+        .target(name: "CadenceCues"),
+
+        // MARK: - Command line
+
+        /// Argument parsing, usage, exit codes, the diagnostic printer.
+        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Render", "AudioIO"]),
+        /// The `render` executable: a few lines calling RenderCommand.
+        .executableTarget(name: "render", dependencies: ["RenderCommand"]),
+
+        // MARK: - Tests
+
+        .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore"]),
+        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore"]),
+        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand"]),
+    ]
+)

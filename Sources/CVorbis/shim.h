@@ -1,0 +1,2 @@
+#include <vorbis/vorbisenc.h>
+#include <ogg/ogg.h>

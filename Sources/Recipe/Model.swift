@@ -1,0 +1,230 @@
+import AudioCore
+
+/// A session recipe (recipe-v1), validated, with every default filled in.
+///
+/// Seconds live here as exact decimals (`ExactSeconds`); nothing in the model is
+/// a frame yet. `locations` remembers where each key was written, so that later
+/// stages (timeline, assets) can still report `file:line:col`.
+public struct Recipe: Sendable {
+    /// The recipe file as shown in diagnostics (as given on the command line).
+    public var file: String
+    public var id: String
+    public var title: String
+    public var category: String?
+    public var premium: Bool
+    public var sortOrder: Int?
+
+    public var length: Length
+    public var endOn: EndOn
+    public var pattern: Pattern
+    public var intro: ExactSeconds
+    public var outro: ExactSeconds
+
+    /// nil: no bed, silence under the cues.
+    public var bed: Bed?
+    /// What sounds when a phase of a kind starts, plus `start` and `end`.
+    /// Kinds absent here are silent; `none` is stored as absent.
+    public var cues: [String: CueSound]
+
+    public var output: OutputSettings
+
+    /// Where each key was written, by dotted path: `duration`, `bed.file`,
+    /// `cues.inhale`, `cues.inhale.tone`, `output.sample_rate`, `pattern.phases.2`…
+    /// The location is that of the value (or of the key when the value is absent).
+    public var locations: [String: SourceLocation]
+
+    public init(file: String, id: String, title: String, category: String? = nil, premium: Bool = false,
+                sortOrder: Int? = nil, length: Length, endOn: EndOn = .cycle, pattern: Pattern,
+                intro: ExactSeconds = .zero, outro: ExactSeconds = .zero, bed: Bed? = nil,
+                cues: [String: CueSound], output: OutputSettings = OutputSettings(),
+                locations: [String: SourceLocation] = [:]) {
+        self.file = file
+        self.id = id
+        self.title = title
+        self.category = category
+        self.premium = premium
+        self.sortOrder = sortOrder
+        self.length = length
+        self.endOn = endOn
+        self.pattern = pattern
+        self.intro = intro
+        self.outro = outro
+        self.bed = bed
+        self.cues = cues
+        self.output = output
+        self.locations = locations
+    }
+
+    /// The location of a key path, falling back to its parents, then to line 1.
+    public func location(of keyPath: String) -> SourceLocation {
+        var path = keyPath
+        while true {
+            if let found = locations[path] { return found }
+            guard let dot = path.lastIndex(of: ".") else { break }
+            path = String(path[..<dot])
+        }
+        return SourceLocation(file: file, line: 1, column: 1)
+    }
+}
+
+/// How the length of the track is given: `duration:` or `cycles:` (exactly one).
+public enum Length: Sendable, Equatable {
+    case duration(ExactSeconds)
+    case cycles(Int)
+}
+
+/// `end_on`: with `duration`, the practice holds whole cycles (default) or whole phases.
+public enum EndOn: String, Sendable, CaseIterable {
+    case cycle, phase
+}
+
+/// One phase of a pattern's cycle.
+public struct Phase: Sendable, Equatable {
+    /// `inhale`, `hold`, `exhale`, `rest`, `work`, `short_break`, `long_break` or any word.
+    public var kind: String
+    public var length: ExactSeconds
+    /// Shown to the listener: `Breathe In`.
+    public var label: String
+
+    public init(kind: String, length: ExactSeconds, label: String) {
+        self.kind = kind
+        self.length = length
+        self.label = label
+    }
+}
+
+/// A cycle of phases, built-in (`box`…) or inline.
+public struct Pattern: Sendable, Equatable {
+    /// Display name: `Box Breathing`, or the inline `name:`.
+    public var name: String
+    /// The built-in's key (`box`, `4-7-8`, …), nil for inline patterns.
+    public var builtin: String?
+    public var phases: [Phase]
+
+    public init(name: String, builtin: String? = nil, phases: [Phase]) {
+        self.name = name
+        self.builtin = builtin
+        self.phases = phases
+    }
+
+    /// The exact length of one cycle.
+    public var cycle: ExactSeconds { phases.reduce(.zero) { $0 + $1.length } }
+}
+
+/// The background bed: a sound file or a synthesized one.
+public struct Bed: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// A path relative to the assets folder, as written in the recipe.
+        case file(String)
+        case synth(Synth)
+    }
+    public var source: Source
+    public var gainDB: Double
+    public var fadeIn: ExactSeconds
+    public var fadeOut: ExactSeconds
+    /// Loop seam crossfade; clamped by the renderer to half the bed's length.
+    public var crossfade: ExactSeconds
+
+    public init(source: Source, gainDB: Double = 0, fadeIn: ExactSeconds = .zero, fadeOut: ExactSeconds = .zero,
+                crossfade: ExactSeconds = ExactSeconds(seconds: 1)) {
+        self.source = source
+        self.gainDB = gainDB
+        self.fadeIn = fadeIn
+        self.fadeOut = fadeOut
+        self.crossfade = crossfade
+    }
+}
+
+/// Synthesized beds, from a generator seeded by the recipe.
+public enum Synth: Sendable, Equatable {
+    case pinkNoise, brownNoise, whiteNoise
+    case drone(hertz: Double)
+}
+
+/// The amplitude shape of a tone cue.
+public enum Envelope: String, Sendable, CaseIterable {
+    /// Fast attack, long exponential ring-out.
+    case bell
+    /// Slow raised-cosine swell in and out.
+    case soft
+    /// A few milliseconds: attack and sharp decay.
+    case click
+}
+
+/// A synthesized tone.
+public struct Tone: Sendable, Equatable {
+    public var frequency: Double
+    public var length: ExactSeconds
+    public var gainDB: Double
+    public var envelope: Envelope
+    /// Relative amplitudes of the overtones 2f, 3f, … (empty: a pure sine).
+    public var harmonics: [Double]
+
+    public init(frequency: Double, length: ExactSeconds, gainDB: Double, envelope: Envelope, harmonics: [Double] = []) {
+        self.frequency = frequency
+        self.length = length
+        self.gainDB = gainDB
+        self.envelope = envelope
+        self.harmonics = harmonics
+    }
+}
+
+/// What a cue plays.
+public enum CueSound: Sendable, Equatable {
+    case tone(Tone)
+    /// A sound file relative to the assets folder, converted like a bed, never looped.
+    case file(String, gainDB: Double)
+}
+
+/// Output container / codec.
+public enum AudioFormat: String, Sendable, CaseIterable {
+    case wav, flac, ogg, opus, mp3, caf
+
+    /// The file extension written for this format.
+    public var fileExtension: String { rawValue }
+
+    /// Lossy formats have no bit depth and need decoding to check.
+    public var isLossy: Bool { self == .ogg || self == .opus || self == .mp3 }
+
+    /// The format for a file extension (`oga` is Ogg Vorbis too).
+    public init?(fileExtension ext: String) {
+        switch ext.lowercased() {
+        case "wav", "wave": self = .wav
+        case "flac": self = .flac
+        case "ogg", "oga": self = .ogg
+        case "opus": self = .opus
+        case "mp3": self = .mp3
+        case "caf": self = .caf
+        default: return nil
+        }
+    }
+}
+
+/// `bit_depth`: 16 | 24 | 32f.
+public enum BitDepth: String, Sendable, CaseIterable {
+    case int16 = "16", int24 = "24", float32 = "32f"
+}
+
+/// The `output:` mapping.
+public struct OutputSettings: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channels: Int
+    /// nil: from the `-o` extension.
+    public var format: AudioFormat?
+    /// nil: the format's default (24, or 16 where a format only takes 16).
+    public var bitDepth: BitDepth?
+    /// Integrated loudness target in LUFS; nil is `loudness: off`.
+    public var loudness: Double?
+    /// True-peak ceiling in dBTP.
+    public var truePeak: Double
+
+    public init(sampleRate: Int = 48000, channels: Int = 2, format: AudioFormat? = nil, bitDepth: BitDepth? = nil,
+                loudness: Double? = -16, truePeak: Double = -1) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.format = format
+        self.bitDepth = bitDepth
+        self.loudness = loudness
+        self.truePeak = truePeak
+    }
+}

@@ -1,0 +1,1 @@
+public enum RenderCommand { public static func main() -> Int32 { 0 } }

@@ -1,0 +1,2 @@
+/// Placeholder until the timeline lands.
+enum TimelinePlaceholder {}

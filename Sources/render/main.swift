@@ -1,0 +1,3 @@
+import RenderCommand
+import Foundation
+exit(RenderCommand.main())
