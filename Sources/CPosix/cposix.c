@@ -16,3 +16,41 @@ int cadence_link_tmpfile(int fd, const char *path) {
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
     return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }
+
+#include <signal.h>
+#include <string.h>
+
+#define CADENCE_TEMP_SLOTS 64
+#define CADENCE_TEMP_PATH 4096
+static char temp_paths[CADENCE_TEMP_SLOTS][CADENCE_TEMP_PATH];
+static volatile sig_atomic_t temp_used[CADENCE_TEMP_SLOTS];
+
+int cadence_register_temp(const char *path) {
+    if (strlen(path) >= CADENCE_TEMP_PATH) return -1;
+    for (int i = 0; i < CADENCE_TEMP_SLOTS; i++) {
+        if (!temp_used[i]) {
+            strcpy(temp_paths[i], path);
+            temp_used[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+void cadence_unregister_temp(int slot) {
+    if (slot >= 0 && slot < CADENCE_TEMP_SLOTS) temp_used[slot] = 0;
+}
+
+static void cleanup_and_reraise(int sig) {
+    for (int i = 0; i < CADENCE_TEMP_SLOTS; i++) {
+        if (temp_used[i]) unlink(temp_paths[i]);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cadence_install_cleanup_handlers(void) {
+    signal(SIGINT, cleanup_and_reraise);
+    signal(SIGTERM, cleanup_and_reraise);
+    signal(SIGHUP, cleanup_and_reraise);
+}

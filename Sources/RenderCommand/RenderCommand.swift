@@ -1,1 +1,78 @@
-public enum RenderCommand { public static func main() -> Int32 { 0 } }
+import AudioCore
+import Foundation
+import Render
+
+/// The `render` command line: arguments → render → messages and a sysexits status.
+public enum RenderCommand {
+    public static let version = "0.1.0"
+
+    static let usage = "usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--assets DIR] [--quiet]"
+
+    static let help = """
+        \(usage)
+
+        Renders a session recipe (recipe-v1) to an audio file and its cue sheet (cues-v1):
+        OUTPUT and OUTPUT-without-extension.cues.json. Without -o: <id>.<format> here.
+
+        options:
+          -o, --output FILE   the audio file to write; the format follows its extension
+          --assets DIR        the folder recipe paths are relative to
+                              (default: the nearest 'assets' folder above the recipe)
+          -q, --quiet         print errors only
+          -h, --help          show this help
+          --version           print the version
+
+        exit status: 0 done, 64 bad command line, 65 bad recipe or asset, 66 missing input,
+        73 cannot create the output, 70 internal error.
+        """
+
+    /// Runs with the process's arguments; returns the exit status.
+    public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+        let options: Options
+        do {
+            options = try Options.parse(arguments)
+        } catch {
+            FileHandle.standardError.write(Data("render: \(error.message)\n\(usage)\n".utf8))
+            return FailureKind.usage.rawValue
+        }
+        switch options.action {
+        case .help:
+            print(help)
+            return 0
+        case .version:
+            print("render (Cadence) \(version)")
+            return 0
+        case .render(let recipe):
+            return render(recipe: recipe, options: options)
+        }
+    }
+
+    private static func render(recipe: String, options: Options) -> Int32 {
+        let started = Date()
+        do {
+            let track = try TrackRenderer().render(recipePath: recipe, outputPath: options.output, assets: options.assets)
+            if !options.quiet {
+                let seconds = Double(track.frames) / Double(track.sampleRate)
+                let elapsed = Date().timeIntervalSince(started)
+                var line = "\(recipe) → \(track.audioPath) (\(Self.clock(seconds)), \(track.frames) frames at \(track.sampleRate) Hz"
+                if let l = track.loudness { line += String(format: ", %.2f LUFS", l) }
+                if let p = track.truePeak { line += String(format: ", %.2f dBTP", p) }
+                line += String(format: ") in %.2f s (%.0f× realtime)", elapsed, seconds / max(elapsed, 1e-6))
+                print(line)
+                print("\(recipe) → \(track.cueSheetPath)")
+            }
+            return 0
+        } catch {
+            for diagnostic in error.diagnostics {
+                FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
+            }
+            return error.kind.rawValue
+        }
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let ms = Int((seconds * 1000).rounded())
+        let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
+        return h > 0 ? String(format: "%d:%02d:%02d.%03d", h, m, s, f) : String(format: "%d:%02d.%03d", m, s, f)
+    }
+}

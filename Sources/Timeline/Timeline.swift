@@ -1,2 +1,139 @@
-/// Placeholder until the timeline lands.
-enum TimelinePlaceholder {}
+import AudioCore
+import Recipe
+
+/// A recipe laid out in frames: sections, phases and cue events, all exact.
+///
+/// Built once from the recipe's decimal lengths with integer arithmetic: each
+/// boundary's exact time is `intro + cycle × k + (phases before it in the cycle)`,
+/// and becomes a frame through `ExactSeconds.frame(at:)` alone. Nothing
+/// accumulates, so a boundary ten hours in is where the arithmetic says.
+public struct Timeline: Sendable {
+    public let sampleRate: Int
+    /// The exact length of the file.
+    public let duration: ExactSeconds
+    /// `floor(duration × rate + 1/2)`.
+    public let totalFrames: Int64
+    /// Intro, practice, outro; sections of zero length are left out.
+    public let sections: [Section]
+    /// The practice, phase by phase: they tile the practice section.
+    public let phases: [PhaseSpan]
+    /// Every cue to sound, in frame order.
+    public let cues: [CueEvent]
+    /// Whole cycles held, and phases of a last partial cycle (`end_on: phase`).
+    public let wholeCycles: Int
+
+    /// Lays out `recipe` at its output sample rate.
+    public init(recipe: Recipe) throws(DiagnosticList) {
+        let rate = recipe.output.sampleRate
+        let layout = try PracticeLayout(recipe: recipe)
+        self.sampleRate = rate
+        self.duration = layout.duration
+        self.totalFrames = layout.duration.frame(at: rate)
+        self.wholeCycles = layout.wholeCycles
+
+        let practiceStart = recipe.intro
+        let practiceEnd = recipe.intro + layout.practice
+        var sections: [Section] = []
+        for (kind, start, end) in [(SectionKind.intro, ExactSeconds.zero, practiceStart),
+                                   (.practice, practiceStart, practiceEnd),
+                                   (.outro, practiceEnd, layout.duration)] {
+            let span = Section(kind: kind, start: start, end: end, rate: rate)
+            if span.endFrame > span.startFrame { sections.append(span) }
+        }
+        self.sections = sections
+
+        var phases: [PhaseSpan] = []
+        phases.reserveCapacity(layout.phaseCount)
+        let pattern = recipe.pattern
+        let cycle = pattern.cycle
+        var offsets: [ExactSeconds] = []
+        var offset = ExactSeconds.zero
+        for phase in pattern.phases {
+            offsets.append(offset)
+            offset += phase.length
+        }
+        for index in 0..<layout.phaseCount {
+            let (cycleIndex, position) = index.quotientAndRemainder(dividingBy: pattern.phases.count)
+            let phase = pattern.phases[position]
+            let start = practiceStart + cycle * Int64(cycleIndex) + offsets[position]
+            let end = start + phase.length
+            phases.append(PhaseSpan(index: index, cycle: cycleIndex, kind: phase.kind, label: phase.label,
+                                    start: start, end: end, rate: rate))
+        }
+        self.phases = phases
+
+        var cues: [CueEvent] = []
+        if let first = phases.first, let last = phases.last {
+            if let sound = recipe.cues["start"] {
+                cues.append(CueEvent(name: "start", phase: first.index, frame: first.startFrame, sound: sound))
+            }
+            for phase in phases {
+                if let sound = recipe.cues[phase.kind] {
+                    cues.append(CueEvent(name: phase.kind, phase: phase.index, frame: phase.startFrame, sound: sound))
+                }
+            }
+            if let sound = recipe.cues["end"], last.endFrame < totalFrames {
+                cues.append(CueEvent(name: "end", phase: last.index, frame: last.endFrame, sound: sound))
+            }
+        }
+        self.cues = cues
+    }
+
+    /// The section of a kind, if it has any length.
+    public func section(_ kind: SectionKind) -> Section? { sections.first { $0.kind == kind } }
+}
+
+/// intro · practice · outro.
+public enum SectionKind: String, Sendable, CaseIterable {
+    case intro, practice, outro
+}
+
+/// A span of the file in frames, with the exact times it came from.
+public struct Section: Sendable, Equatable {
+    public let kind: SectionKind
+    public let start: ExactSeconds
+    public let end: ExactSeconds
+    public let startFrame: Int64
+    public let endFrame: Int64
+
+    init(kind: SectionKind, start: ExactSeconds, end: ExactSeconds, rate: Int) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.startFrame = start.frame(at: rate)
+        self.endFrame = end.frame(at: rate)
+    }
+}
+
+/// One phase of the practice, placed in frames.
+public struct PhaseSpan: Sendable, Equatable {
+    public let index: Int
+    public let cycle: Int
+    public let kind: String
+    public let label: String
+    public let start: ExactSeconds
+    public let end: ExactSeconds
+    public let startFrame: Int64
+    public let endFrame: Int64
+
+    init(index: Int, cycle: Int, kind: String, label: String, start: ExactSeconds, end: ExactSeconds, rate: Int) {
+        self.index = index
+        self.cycle = cycle
+        self.kind = kind
+        self.label = label
+        self.start = start
+        self.end = end
+        self.startFrame = start.frame(at: rate)
+        self.endFrame = end.frame(at: rate)
+    }
+}
+
+/// A cue to sound: which, for which phase, and its first frame.
+public struct CueEvent: Sendable, Equatable {
+    /// The cue's key in the recipe: a phase kind, `start` or `end`.
+    public let name: String
+    /// The phase it belongs to (`end`: the last phase, which it closes).
+    public let phase: Int
+    public let frame: Int64
+    public let sound: CueSound
+}

@@ -13,4 +13,13 @@ int cadence_open_tmpfile(const char *dir);
 /// Gives the unnamed file `fd` the name `path` (linkat through /proc/self/fd).
 int cadence_link_tmpfile(int fd, const char *path);
 
+
+
+/// Remembers a named temporary file to delete if SIGINT, SIGTERM or SIGHUP ends the process
+/// (only needed where O_TMPFILE is unavailable). Returns a slot, or -1 when all are taken.
+int cadence_register_temp(const char *path);
+/// Forgets a slot (after the file was renamed into place or deleted).
+void cadence_unregister_temp(int slot);
+/// Installs the handlers that delete registered files and then re-raise the signal.
+void cadence_install_cleanup_handlers(void);
 #endif

@@ -1,0 +1,95 @@
+import AudioCore
+
+/// Decodes a sound file to a given rate and channel count, block by block.
+///
+/// libsndfile reads, channels are mapped (mono is spread to every channel,
+/// more channels are averaged down to mono, otherwise channel i takes source
+/// channel i mod n), and libsamplerate converts the rate. A mono source is
+/// resampled before it is spread, so it costs one channel's work.
+public enum AudioDecoder {
+    /// Decodes `path`, handing converted blocks to `sink`; returns the frames produced.
+    /// Throws when the result would exceed `maximumFrames`.
+    @discardableResult
+    public static func decode(path: String, sampleRate: Int, channels: Int, maximumFrames: Int64,
+                              quality: SampleRateConverter.Quality = .medium,
+                              sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void) throws(AudioError) -> Int64 {
+        let reader = try SoundFileReader(path: path)
+        let source = reader.channels
+        let work = source == 1 ? 1 : channels
+        let converter = reader.sampleRate == sampleRate ? nil
+            : try SampleRateConverter(channels: work, inputRate: reader.sampleRate, outputRate: sampleRate, quality: quality, name: path)
+        let blockFrames = Block.frames
+        var raw = [Float](repeating: 0, count: blockFrames * source)
+        var mapped = [Float](repeating: 0, count: blockFrames * work)
+        let ratio = Double(sampleRate) / Double(reader.sampleRate)
+        let outCapacity = Int((Double(blockFrames) * ratio).rounded(.up)) + 64
+        var converted = [Float](repeating: 0, count: outCapacity * work)
+        var spread = [Float](repeating: 0, count: outCapacity * channels)
+        var produced: Int64 = 0
+        var ended = false
+
+        func emit(_ samples: UnsafeBufferPointer<Float>, _ frames: Int) throws(AudioError) {
+            guard frames > 0 else { return }
+            produced += Int64(frames)
+            guard produced <= maximumFrames else {
+                throw AudioError(file: path, operation: "decode",
+                                 reason: "longer than the limit of \(maximumFrames / Int64(sampleRate)) s at \(sampleRate) Hz", kind: .data)
+            }
+            if work == channels {
+                try sink(samples, frames)
+                return
+            }
+            spread.withUnsafeMutableBufferPointer { out in
+                for i in 0..<frames { for c in 0..<channels { out[i * channels + c] = samples[i] } }
+            }
+            try spread.withUnsafeBufferPointer { (p) throws(AudioError) in try sink(p, frames) }
+        }
+
+        while !ended {
+            let got = try raw.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try reader.read(into: p, frames: blockFrames) }
+            ended = got < blockFrames
+            map(raw, source: source, into: &mapped, work: work, frames: got)
+            guard let converter else {
+                try mapped.withUnsafeBufferPointer { (p) throws(AudioError) in try emit(p, got) }
+                continue
+            }
+            var offset = 0
+            while true {
+                let (used, generated) = try mapped.withUnsafeBufferPointer { (input) throws(AudioError) in
+                    try converted.withUnsafeMutableBufferPointer { (output) throws(AudioError) in
+                        try converter.process(input: input.baseAddress! + offset * work, inputFrames: got - offset,
+                                              output: output.baseAddress!, outputCapacity: outCapacity, endOfInput: ended)
+                    }
+                }
+                offset += used
+                try converted.withUnsafeBufferPointer { (p) throws(AudioError) in try emit(p, generated) }
+                // more input needed, or (at the end) the converter is drained
+                if offset >= got && (!ended || generated == 0) { break }
+                if !ended && used == 0 && generated == 0 { break }
+            }
+        }
+        guard produced > 0 else {
+            throw AudioError(file: path, operation: "sf_readf_float", reason: "no audio could be read", kind: .data)
+        }
+        return produced
+    }
+
+    private static func map(_ raw: [Float], source: Int, into mapped: inout [Float], work: Int, frames: Int) {
+        raw.withUnsafeBufferPointer { input in
+            mapped.withUnsafeMutableBufferPointer { out in
+                if source == work {
+                    out.baseAddress!.update(from: input.baseAddress!, count: frames * work)
+                } else if work == 1 {
+                    let scale = 1 / Float(source)
+                    for i in 0..<frames {
+                        var sum: Float = 0
+                        for c in 0..<source { sum += input[i * source + c] }
+                        out[i] = sum * scale
+                    }
+                } else {
+                    for i in 0..<frames { for c in 0..<work { out[i * work + c] = input[i * source + c % source] } }
+                }
+            }
+        }
+    }
+}

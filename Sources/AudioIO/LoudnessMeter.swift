@@ -1,0 +1,63 @@
+import AudioCore
+import CEBUR128
+import Foundation
+
+/// EBU R128 / ITU-R BS.1770 measurement with libebur128. Owns one `ebur128_state*`.
+public final class LoudnessMeter {
+    public let channels: Int
+    public let measuresTruePeak: Bool
+    private var state: UnsafeMutablePointer<ebur128_state>?
+
+    /// `ebur128_init`: integrated loudness always, true peak when asked (it costs more than the rest).
+    public init(channels: Int, sampleRate: Int, truePeak: Bool) throws(AudioError) {
+        self.channels = channels
+        self.measuresTruePeak = truePeak
+        var mode = Int32(EBUR128_MODE_I.rawValue) | Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue)
+        if truePeak { mode |= Int32(EBUR128_MODE_TRUE_PEAK.rawValue) }
+        guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else {
+            throw AudioError(file: "loudness", operation: "ebur128_init", reason: "cannot measure \(channels) channels at \(sampleRate) Hz", kind: .software)
+        }
+        self.state = state
+    }
+
+    deinit { ebur128_destroy(&state) }
+
+    /// Adds interleaved frames (`ebur128_add_frames_float`).
+    public func add(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
+        guard frames > 0 else { return }
+        let error = ebur128_add_frames_float(state, samples.baseAddress, frames)
+        guard error == Int32(EBUR128_SUCCESS.rawValue) else {
+            throw AudioError(file: "loudness", operation: "ebur128_add_frames_float", reason: "error \(error)", kind: .software)
+        }
+    }
+
+    /// Integrated loudness in LUFS (`ebur128_loudness_global`); -inf for silence.
+    public func integratedLoudness() -> Double {
+        var value = -Double.infinity
+        ebur128_loudness_global(state, &value)
+        return value
+    }
+
+    /// The highest true peak over all channels, in dBTP (`ebur128_true_peak`); sample peak without true-peak mode.
+    public func truePeakDB() -> Double {
+        var peak = 0.0
+        for c in 0..<channels {
+            var value = 0.0
+            if measuresTruePeak { ebur128_true_peak(state, UInt32(c), &value) } else { ebur128_sample_peak(state, UInt32(c), &value) }
+            peak = max(peak, value)
+        }
+        return peak > 0 ? 20 * log10(peak) : -.infinity
+    }
+
+    /// The highest sample peak over all channels, linear.
+    public func samplePeak() -> Double {
+        var peak = 0.0
+        for c in 0..<channels {
+            var value = 0.0
+            ebur128_sample_peak(state, UInt32(c), &value)
+            peak = max(peak, value)
+        }
+        return peak
+    }
+}
+

@@ -1,0 +1,49 @@
+import AudioCore
+import CSamplerate
+
+/// Streaming sample-rate conversion with libsamplerate's sinc converters. Owns one `SRC_STATE*`.
+public final class SampleRateConverter {
+    public enum Quality: Int32, Sendable {
+        case best = 0, medium = 1, fastest = 2 // SRC_SINC_BEST_QUALITY, _MEDIUM_, _FASTEST
+    }
+
+    public let channels: Int
+    public let ratio: Double
+    private let name: String
+    private var state: OpaquePointer?
+
+    /// `src_new` for `channels` interleaved channels, converting `inputRate` → `outputRate`.
+    public init(channels: Int, inputRate: Int, outputRate: Int, quality: Quality = .medium, name: String) throws(AudioError) {
+        self.channels = channels
+        self.ratio = Double(outputRate) / Double(inputRate)
+        self.name = name
+        var error: Int32 = 0
+        guard let state = src_new(quality.rawValue, Int32(channels), &error) else {
+            throw AudioError(file: name, operation: "src_new", reason: String(cString: src_strerror(error)), kind: .software)
+        }
+        self.state = state
+        guard src_is_valid_ratio(ratio) != 0 else {
+            throw AudioError(file: name, operation: "src_new",
+                             reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio out of range)", kind: .data)
+        }
+    }
+
+    deinit { if let state { src_delete(state) } }
+
+    /// Converts (`src_process`) up to `inputFrames` frames; returns frames consumed and produced.
+    public func process(input: UnsafePointer<Float>?, inputFrames: Int, output: UnsafeMutablePointer<Float>,
+                        outputCapacity: Int, endOfInput: Bool) throws(AudioError) -> (used: Int, generated: Int) {
+        var data = SRC_DATA()
+        data.data_in = input
+        data.input_frames = inputFrames
+        data.data_out = output
+        data.output_frames = outputCapacity
+        data.src_ratio = ratio
+        data.end_of_input = endOfInput ? 1 : 0
+        let error = src_process(state, &data)
+        guard error == 0 else {
+            throw AudioError(file: name, operation: "src_process", reason: String(cString: src_strerror(error)), kind: .software)
+        }
+        return (Int(data.input_frames_used), Int(data.output_frames_gen))
+    }
+}

@@ -1,0 +1,67 @@
+import AudioCore
+import CPosix
+import Foundation
+
+/// An unnamed temporary file of float frames: written once, then read at any frame.
+///
+/// Holds decoded, resampled beds so that memory does not grow with a bed's
+/// length. The file has no name (`O_TMPFILE`, or unlinked at once), so it
+/// vanishes with the process whatever happens.
+public final class ScratchFile {
+    public let channels: Int
+    public private(set) var frames: Int64 = 0
+    private let fd: Int32
+    private let name: String
+
+    /// Creates the file in the system's temporary folder.
+    public init(channels: Int, name: String) throws(AudioError) {
+        self.channels = channels
+        self.name = name
+        let folder = FileManager.default.temporaryDirectory.path
+        var fd = cadence_open_tmpfile(folder)
+        if fd < 0 {
+            var template = Array("\(folder)/cadence-scratch.XXXXXX".utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+        }
+        guard fd >= 0 else {
+            throw AudioError(file: folder, operation: "open (scratch file)", reason: String(cString: strerror(errno)), kind: .cannotCreate)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `count` frames.
+    public func append(_ samples: UnsafeBufferPointer<Float>, frames count: Int) throws(AudioError) {
+        let bytes = count * channels * MemoryLayout<Float>.size
+        let offset = off_t(frames) * off_t(channels * MemoryLayout<Float>.size)
+        var done = 0
+        while done < bytes {
+            let n = pwrite(fd, UnsafeRawPointer(samples.baseAddress!) + done, bytes - done, offset + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AudioError(file: name, operation: "pwrite (scratch file)", reason: String(cString: strerror(errno)), kind: .ioError)
+            }
+            done += n
+        }
+        frames += Int64(count)
+    }
+
+    /// Reads `count` frames starting at `frame` into `out`.
+    public func read(frame: Int64, count: Int, into out: UnsafeMutablePointer<Float>) throws(AudioError) {
+        precondition(frame >= 0 && frame + Int64(count) <= frames)
+        let bytes = count * channels * MemoryLayout<Float>.size
+        let offset = off_t(frame) * off_t(channels * MemoryLayout<Float>.size)
+        var done = 0
+        while done < bytes {
+            let n = pread(fd, UnsafeMutableRawPointer(out) + done, bytes - done, offset + off_t(done))
+            if n <= 0 {
+                if n < 0 && errno == EINTR { continue }
+                throw AudioError(file: name, operation: "pread (scratch file)",
+                                 reason: n == 0 ? "unexpected end" : String(cString: strerror(errno)), kind: .ioError)
+            }
+            done += n
+        }
+    }
+}

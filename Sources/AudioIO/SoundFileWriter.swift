@@ -1,0 +1,106 @@
+import AudioCore
+import CSndfile
+
+/// Writes a sound file through libsndfile on a descriptor the caller owns. Owns one `SNDFILE*`.
+///
+/// Closing is what completes a file, so `finish()` calls `sf_close` and checks
+/// it; `deinit` only frees. Nothing time-dependent is stamped into the file:
+/// the float WAV `PEAK` chunk (which holds the current time) is switched off.
+public final class SoundFileWriter {
+    /// The libsndfile container and encoding of an output.
+    public struct Format: Sendable, Equatable {
+        public var major: Int32
+        public var subtype: Int32
+        public init(major: Int32, subtype: Int32) {
+            self.major = major
+            self.subtype = subtype
+        }
+        public static let wav16 = Format(major: Int32(SF_FORMAT_WAV), subtype: Int32(SF_FORMAT_PCM_16))
+        public static let wav24 = Format(major: Int32(SF_FORMAT_WAV), subtype: Int32(SF_FORMAT_PCM_24))
+        public static let wavFloat = Format(major: Int32(SF_FORMAT_WAV), subtype: Int32(SF_FORMAT_FLOAT))
+        public static let flac16 = Format(major: Int32(SF_FORMAT_FLAC), subtype: Int32(SF_FORMAT_PCM_16))
+        public static let flac24 = Format(major: Int32(SF_FORMAT_FLAC), subtype: Int32(SF_FORMAT_PCM_24))
+        public static let caf16 = Format(major: Int32(SF_FORMAT_CAF), subtype: Int32(SF_FORMAT_ALAC_16))
+        public static let caf24 = Format(major: Int32(SF_FORMAT_CAF), subtype: Int32(SF_FORMAT_ALAC_24))
+        public static let opus = Format(major: Int32(SF_FORMAT_OGG), subtype: Int32(SF_FORMAT_OPUS))
+        public static let mp3 = Format(major: Int32(SF_FORMAT_MPEG), subtype: Int32(SF_FORMAT_MPEG_LAYER_III))
+    }
+
+    public let path: String
+    public let channels: Int
+    private var handle: OpaquePointer?
+
+    /// Opens a writer on `fd` (`sf_open_fd`, the descriptor stays open after `finish`).
+    public init(fileDescriptor fd: Int32, path: String, format: Format, sampleRate: Int, channels: Int) throws(AudioError) {
+        self.path = path
+        self.channels = channels
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate)
+        info.channels = Int32(channels)
+        info.format = format.major | format.subtype
+        guard sf_format_check(&info) != 0 else {
+            throw AudioError(file: path, operation: "sf_format_check",
+                             reason: "libsndfile cannot write this format at \(sampleRate) Hz with \(channels) channels",
+                             kind: .data)
+        }
+        guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 0) else {
+            throw AudioError(file: path, operation: "sf_open_fd", reason: String(cString: sf_strerror(nil)), kind: .cannotCreate)
+        }
+        self.handle = handle
+        sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+        if format.major == Int32(SF_FORMAT_MPEG) {
+            // constant bit rate: deterministic size, and the LAME header carries delay and padding
+            var mode = Int32(SF_BITRATE_MODE_CONSTANT)
+            sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size))
+        }
+    }
+
+    deinit { if let handle { sf_close(handle) } }
+
+    /// Sets a string tag (`sf_set_string`): title, album, comment…
+    public func setString(_ kind: Int32, _ value: String) {
+        guard let handle else { return }
+        sf_set_string(handle, kind, value)
+    }
+
+    /// Writes `frames` frames of interleaved floats (`sf_writef_float`).
+    public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
+        let written = sf_writef_float(try open(), samples.baseAddress, sf_count_t(frames))
+        try check(written, frames, "sf_writef_float")
+    }
+
+    /// Writes `frames` frames of interleaved 16-bit samples (`sf_writef_short`).
+    public func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int) throws(AudioError) {
+        let written = sf_writef_short(try open(), samples.baseAddress, sf_count_t(frames))
+        try check(written, frames, "sf_writef_short")
+    }
+
+    /// Writes `frames` frames of interleaved left-justified 32-bit samples (`sf_writef_int`).
+    public func write(_ samples: UnsafeBufferPointer<Int32>, frames: Int) throws(AudioError) {
+        let written = sf_writef_int(try open(), samples.baseAddress, sf_count_t(frames))
+        try check(written, frames, "sf_writef_int")
+    }
+
+    /// Completes the file (`sf_close`): headers, FLAC's MD5, the encoder's last frames. Throws if that fails.
+    public func finish() throws(AudioError) {
+        guard let handle else { return }
+        self.handle = nil
+        let result = sf_close(handle)
+        guard result == 0 else {
+            throw AudioError(file: path, operation: "sf_close", reason: String(cString: sf_error_number(result)), kind: .ioError)
+        }
+    }
+
+    private func open() throws(AudioError) -> OpaquePointer {
+        guard let handle else {
+            throw AudioError(file: path, operation: "sf_write", reason: "the writer is already finished", kind: .software)
+        }
+        return handle
+    }
+
+    private func check(_ written: sf_count_t, _ frames: Int, _ operation: String) throws(AudioError) {
+        guard written == frames else {
+            throw AudioError(file: path, operation: operation, reason: String(cString: sf_strerror(handle)), kind: .ioError)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import AudioCore
+import AudioIO
+import DSP
+import Recipe
+
+/// Prepares each distinct cue sound of a track once: tones synthesized, files decoded and resampled.
+struct CueSounds {
+    /// The longest cue file accepted, in seconds.
+    static let maximumFileSeconds = 60
+
+    private(set) var sounds: [[Float]] = []
+    private var index: [CueSound: Int] = [:]
+
+    /// The sound's index, preparing it on first use.
+    mutating func prepare(_ sound: CueSound, name: String, recipe: Recipe, assets: AssetFolder?) throws(DiagnosticList) -> Int {
+        if let found = index[sound] { return found }
+        let rate = recipe.output.sampleRate
+        let channels = recipe.output.channels
+        var samples: [Float]
+        switch sound {
+        case .tone(let tone):
+            let frames = Int(tone.length.frame(at: rate))
+            let shape: ToneShape = switch tone.envelope {
+            case .bell: .bell
+            case .soft: .soft
+            case .click: .click
+            }
+            let mono = ToneSynth.render(frequency: tone.frequency, frames: frames, sampleRate: rate, shape: shape,
+                                        harmonics: tone.harmonics, amplitude: Gain.linear(dB: tone.gainDB))
+            samples = [Float](repeating: 0, count: frames * channels)
+            for i in 0..<frames { for c in 0..<channels { samples[i * channels + c] = mono[i] } }
+        case .file(let path, let gainDB):
+            let key = "cues.\(name).file"
+            guard let assets else {
+                throw DiagnosticList([Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)",
+                                                 at: recipe.location(of: key), kind: .noInput)])
+            }
+            let resolved: String
+            do { resolved = try assets.resolve(path, key: key, in: recipe) } catch { throw DiagnosticList([error]) }
+            samples = []
+            do {
+                try AudioDecoder.decode(path: resolved, sampleRate: rate, channels: channels,
+                                        maximumFrames: Int64(Self.maximumFileSeconds * rate)) { (p, n) throws(AudioError) in
+                    samples.append(contentsOf: p[0..<(n * channels)])
+                }
+            } catch {
+                throw DiagnosticList([Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
+                                                 at: recipe.location(of: key), kind: error.kind)])
+            }
+            let gain = Float(Gain.linear(dB: gainDB))
+            if gain != 1 { for i in samples.indices { samples[i] *= gain } }
+        }
+        sounds.append(samples)
+        index[sound] = sounds.count - 1
+        return sounds.count - 1
+    }
+}
+
+extension CueSound: Hashable {
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .tone(let t):
+            hasher.combine(0)
+            hasher.combine(t.frequency)
+            hasher.combine(t.length.nanoseconds)
+        case .file(let path, let gain):
+            hasher.combine(1)
+            hasher.combine(path)
+            hasher.combine(gain)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import AudioCore
+import AudioIO
+
+/// The track before loudness: the bed and the cues, rendered block by block from frame 0.
+///
+/// Built fresh for each pass; everything it draws on (prepared beds, cue
+/// sounds, the noise seed) is fixed, so every pass produces the same samples.
+struct MixSource {
+    private var bed: BedSource
+    private var cues: CueTrack
+    let channels: Int
+    let totalFrames: Int64
+    private(set) var position: Int64 = 0
+
+    init(bed: BedSource, cues: CueTrack, channels: Int, totalFrames: Int64) {
+        self.bed = bed
+        self.cues = cues
+        self.channels = channels
+        self.totalFrames = totalFrames
+    }
+
+    /// Renders the next block into `out`; returns the frames written, 0 at the end.
+    mutating func render(into out: UnsafeMutableBufferPointer<Float>) throws(AudioError) -> Int {
+        let count = Int(min(Int64(out.count / channels), totalFrames - position))
+        guard count > 0 else { return 0 }
+        try bed.render(into: out, from: position, count: count)
+        cues.mix(into: out, from: position, count: count)
+        position += Int64(count)
+        return count
+    }
+}

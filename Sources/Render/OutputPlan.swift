@@ -1,0 +1,43 @@
+import AudioCore
+import Foundation
+import Recipe
+
+/// Where and how a track is written: paths, format and bit depth, from `-o` and the recipe.
+struct OutputPlan {
+    let audioPath: String
+    let cueSheetPath: String
+    let format: AudioFormat
+    let bitDepth: BitDepth
+    /// The true-peak ceiling for the limiter, lowered for lossy formats whose decoders overshoot.
+    let ceiling: Double
+
+    /// Extra headroom for lossy encoders (their decoded peaks exceed the input's).
+    static let lossyHeadroom = 1.0
+
+    init(recipe: Recipe, outputPath: String?) throws(DiagnosticList) {
+        let fromExtension = outputPath.flatMap { AudioFormat(fileExtension: ($0 as NSString).pathExtension) }
+        if let given = recipe.output.format, let fromExtension, given != fromExtension {
+            throw DiagnosticList([Diagnostic(
+                "output.format is '\(given.rawValue)' but -o names a .\(((outputPath ?? "") as NSString).pathExtension) file; make them agree",
+                at: recipe.location(of: "output.format"))])
+        }
+        guard let format = recipe.output.format ?? fromExtension ?? (outputPath == nil ? .flac : nil) else {
+            throw DiagnosticList([Diagnostic(
+                "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3 or .caf, or set output.format",
+                file: nil, kind: .usage)])
+        }
+        let audio = outputPath ?? "\(recipe.id).\(format.fileExtension)"
+        let depth = recipe.output.bitDepth ?? .int24
+        if depth == .float32 && (format == .flac || format == .caf) {
+            throw DiagnosticList([Diagnostic(
+                "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
+                at: recipe.location(of: "output.bit_depth"))])
+        }
+        self.audioPath = audio
+        let stem = (audio as NSString).deletingPathExtension
+        self.cueSheetPath = stem + ".cues.json"
+        self.format = format
+        self.bitDepth = depth
+        self.ceiling = recipe.output.truePeak - (format.isLossy ? Self.lossyHeadroom : 0)
+    }
+}

@@ -1,0 +1,91 @@
+import AudioCore
+import AudioIO
+import CSndfile
+import DSP
+import Recipe
+
+/// The output stage: float blocks → the chosen format, quantized and dithered as it needs.
+///
+/// One concrete type with a switch, not a protocol, so the per-block call has no
+/// existential dispatch. 16-bit output is TPDF-dithered (seeded); 24-bit is
+/// rounded; 32f and the lossy encoders take floats.
+final class TrackEncoder {
+    private enum Backend {
+        case sndfile(SoundFileWriter, Sample)
+        case vorbis(OggVorbisWriter)
+    }
+    private enum Sample { case int16, int24, float }
+
+    private let backend: Backend
+    private var quantizer: Quantizer
+    private var shorts: [Int16]
+    private var ints: [Int32]
+
+    /// Opens the encoder for `format` on `fd`; `tags` are title / album / comment.
+    init(format: AudioFormat, bitDepth: BitDepth, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
+         seed: UInt64, serial: Int32, tags: [(String, String)]) throws(AudioError) {
+        let sample: Sample
+        let sfFormat: SoundFileWriter.Format?
+        switch (format, bitDepth) {
+        case (.wav, .int16): (sfFormat, sample) = (.wav16, .int16)
+        case (.wav, .int24): (sfFormat, sample) = (.wav24, .int24)
+        case (.wav, .float32): (sfFormat, sample) = (.wavFloat, .float)
+        case (.flac, .int16): (sfFormat, sample) = (.flac16, .int16)
+        case (.flac, .int24): (sfFormat, sample) = (.flac24, .int24)
+        case (.caf, .int16): (sfFormat, sample) = (.caf16, .int16)
+        case (.caf, .int24): (sfFormat, sample) = (.caf24, .int24)
+        case (.flac, .float32), (.caf, .float32):
+            throw AudioError(file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
+        case (.opus, _): (sfFormat, sample) = (.opus, .float)
+        case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
+        case (.ogg, _): (sfFormat, sample) = (nil, .float)
+        }
+        if let sfFormat {
+            let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels)
+            for (key, value) in tags {
+                switch key {
+                case "TITLE": writer.setString(Int32(SF_STR_TITLE), value)
+                case "ALBUM": writer.setString(Int32(SF_STR_ALBUM), value)
+                case "COMMENT": writer.setString(Int32(SF_STR_COMMENT), value)
+                default: break
+                }
+            }
+            backend = .sndfile(writer, sample)
+        } else {
+            backend = .vorbis(try OggVorbisWriter(fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
+                                                  quality: 0.5, serial: serial, comments: tags))
+        }
+        quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
+        shorts = sample == .int16 ? [Int16](repeating: 0, count: Block.frames * channels) : []
+        ints = sample == .int24 ? [Int32](repeating: 0, count: Block.frames * channels) : []
+    }
+
+    /// Encodes `frames` frames of interleaved floats.
+    func write(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) throws(AudioError) {
+        let count = frames * channels
+        switch backend {
+        case .vorbis(let writer):
+            try writer.write(samples, frames: frames)
+        case .sndfile(let writer, .float):
+            try writer.write(samples, frames: frames)
+        case .sndfile(let writer, .int16):
+            try shorts.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                quantizer.quantize16(samples, into: out, count: count)
+                try writer.write(UnsafeBufferPointer(out), frames: frames)
+            }
+        case .sndfile(let writer, .int24):
+            try ints.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                quantizer.quantize24(samples, into: out, count: count)
+                try writer.write(UnsafeBufferPointer(out), frames: frames)
+            }
+        }
+    }
+
+    /// Completes the file; its failure is the render's failure.
+    func finish() throws(AudioError) {
+        switch backend {
+        case .vorbis(let writer): try writer.finish()
+        case .sndfile(let writer, _): try writer.finish()
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import AudioCore
+import AudioIO
+import CadenceCues
+import DSP
+import Foundation
+import Recipe
+import Timeline
+
+/// What a finished render wrote and measured.
+public struct RenderedTrack: Sendable {
+    public let recipe: Recipe
+    public let audioPath: String
+    public let cueSheetPath: String
+    public let format: AudioFormat
+    public let frames: Int64
+    public let sampleRate: Int
+    public let loudness: Double?
+    public let truePeak: Double?
+    public let sha256: String
+    public let bytes: Int64
+    public let limited: Bool
+}
+
+/// Renders one recipe to its audio file and cue sheet.
+///
+/// recipe → Timeline (frames) → sources → mix → loudness plan → encoder, with
+/// the output written to a hidden file and put in place only when whole.
+public final class TrackRenderer: @unchecked Sendable {
+    private let beds: BedCache
+
+    public init(beds: BedCache = BedCache()) { self.beds = beds }
+
+    /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder).
+    public func render(recipePath: String, outputPath: String?, assets override: String?) throws(DiagnosticList) -> RenderedTrack {
+        let bytes = try Self.readRecipe(recipePath)
+        let name = ((recipePath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let recipe = try RecipeLoader.parse(bytes, file: recipePath, defaultID: name)
+        let output = try OutputPlan(recipe: recipe, outputPath: outputPath)
+        let timeline = try Timeline(recipe: recipe)
+        let seed = SHA256Hasher.digest(bytes)
+        let sources = try TrackSources(recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds,
+                                       seed: Self.word(seed, 0))
+        do {
+            return try encode(recipe: recipe, timeline: timeline, sources: sources, output: output, seed: seed)
+        } catch let error as AudioError {
+            throw DiagnosticList([error.diagnostic])
+        } catch let error as DiagnosticList {
+            throw error
+        } catch let error as Diagnostic {
+            throw DiagnosticList([error])
+        } catch {
+            throw DiagnosticList([Diagnostic("\(error)", file: recipePath, kind: .software)])
+        }
+    }
+
+    private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {
+        let channels = recipe.output.channels
+        let rate = recipe.output.sampleRate
+        var plan: LoudnessPlan?
+        if let target = recipe.output.loudness {
+            plan = try LoudnessPlan.plan(target: target, ceiling: output.ceiling, sampleRate: rate, channels: channels,
+                                         makeMix: sources.makeMix)
+        }
+        try Self.createFolder(for: output.audioPath)
+        let file = try AtomicOutputFile(path: output.audioPath)
+        let tags = [("TITLE", recipe.title), ("ALBUM", recipe.category ?? "Cadence"), ("COMMENT", "\(recipe.pattern.name), rendered by Cadence")]
+        let encoder = try TrackEncoder(format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
+                                       path: output.audioPath, sampleRate: rate, channels: channels,
+                                       seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), tags: tags)
+        let meter = try LoudnessMeter(channels: channels, sampleRate: rate, truePeak: true)
+        var mix = try sources.makeMix()
+        var block = [Float](repeating: 0, count: Block.frames * channels)
+        var written: Int64 = 0
+        var clip: (peak: Float, frame: Int64)?
+        let sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void = { (p, n) throws(AudioError) in
+            if plan == nil, clip == nil {
+                for i in 0..<(n * channels) where abs(p[i]) > 1 {
+                    clip = (abs(p[i]), written + Int64(i / channels))
+                    break
+                }
+            }
+            try meter.add(p, frames: n)
+            try encoder.write(p, frames: n, channels: channels)
+            written += Int64(n)
+        }
+        if let plan, plan.limit {
+            var stage = LimiterStage(channels: channels, sampleRate: rate, ceiling: output.ceiling - LoudnessPlan.margin)
+            try stage.run(mix: &mix, gain: plan.gain, block: &block, sink: sink)
+        } else {
+            let gain = plan?.gain ?? 1
+            while true {
+                let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try mix.render(into: p) }
+                if n == 0 { break }
+                try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in
+                    if gain != 1 { for i in 0..<(n * channels) { p[i] *= gain } }
+                    try sink(UnsafeBufferPointer(p), n)
+                }
+                if clip != nil { break }
+            }
+        }
+        if let clip {
+            let seconds = Double(clip.frame) / Double(rate)
+            throw Diagnostic(String(format: "the mix clips (peak %+.2f dBFS at %.3f s) and loudness is off; lower the gains or set a loudness target",
+                                    Gain.decibels(linear: Double(clip.peak)), seconds),
+                             at: recipe.location(of: "output.loudness"))
+        }
+        guard written == timeline.totalFrames else {
+            throw AudioError(file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(timeline.totalFrames)", kind: .software)
+        }
+        try encoder.finish()
+        var loudness = meter.integratedLoudness()
+        var peak = meter.truePeakDB()
+        if output.format.isLossy {
+            (loudness, peak) = try Self.verifyLossy(file: file, path: output.audioPath, frames: timeline.totalFrames, rate: rate, channels: channels)
+        }
+        let sha = try file.sha256()
+        let size = file.size()
+        let sheet = CueSheetBuilder.build(recipe: recipe, timeline: timeline, sounds: sources.cueLengths,
+                                          audioFile: (output.audioPath as NSString).lastPathComponent, sha256: sha,
+                                          loudness: loudness.isFinite ? loudness : nil, truePeak: peak.isFinite ? peak : nil)
+        let cues = try AtomicOutputFile(path: output.cueSheetPath)
+        try cues.write(Array(sheet.jsonText().utf8))
+        try file.commit()
+        try cues.commit()
+        return RenderedTrack(recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath, format: output.format,
+                             frames: written, sampleRate: rate, loudness: loudness.isFinite ? loudness : nil,
+                             truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false)
+    }
+
+    /// Decodes a lossy file just written: its frame count must match the timeline; returns its loudness and true peak.
+    private static func verifyLossy(file: AtomicOutputFile, path: String, frames: Int64, rate: Int, channels: Int) throws(AudioError) -> (Double, Double) {
+        let meter = try LoudnessMeter(channels: channels, sampleRate: rate, truePeak: true)
+        let decoded = try AudioDecoder.decode(path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: rate, channels: channels,
+                                              maximumFrames: frames + Int64(rate)) { (p, n) throws(AudioError) in
+            try meter.add(p, frames: n)
+        }
+        guard decoded == frames else {
+            throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)
+        }
+        return (meter.integratedLoudness(), meter.truePeakDB())
+    }
+
+    private static func readRecipe(_ path: String) throws(DiagnosticList) -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw DiagnosticList([Diagnostic("no such recipe file", file: path, kind: .noInput)])
+        }
+        guard !isDirectory.boolValue else {
+            throw DiagnosticList([Diagnostic("is a folder, not a recipe file", file: path, kind: .noInput)])
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DiagnosticList([Diagnostic("cannot read the recipe (permission denied?)", file: path, kind: .noInput)])
+        }
+        return [UInt8](data)
+    }
+
+    private static func createFolder(for path: String) throws(AudioError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw AudioError(file: folder, operation: "create folder", reason: "\(error.localizedDescription)", kind: .cannotCreate)
+        }
+    }
+
+    /// 64 bits of a digest, for seeds.
+    static func word(_ digest: [UInt8], _ index: Int) -> UInt64 {
+        var w: UInt64 = 0
+        for k in 0..<8 { w = w << 8 | UInt64(digest[(index * 8 + k) % digest.count]) }
+        return w
+    }
+}

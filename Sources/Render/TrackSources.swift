@@ -1,0 +1,92 @@
+import AudioCore
+import AudioIO
+import DSP
+import Recipe
+import Timeline
+
+/// Everything a track's mix draws on, prepared once: the bed and every cue sound.
+struct TrackSources {
+    private let bedKind: () -> BedSource.Kind
+    private let bedGain: Float
+    private let envelope: FadeEnvelope
+    private let sounds: [[Float]]
+    private let events: [CueTrack.Event]
+    private let channels: Int
+    private let totalFrames: Int64
+    /// Frames of each timeline cue's sound, in timeline order (for the cue sheet).
+    let cueLengths: [Int64]
+
+    init(recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, seed: UInt64) throws(DiagnosticList) {
+        let rate = recipe.output.sampleRate
+        let channels = recipe.output.channels
+        self.channels = channels
+        self.totalFrames = timeline.totalFrames
+        var problems: [Diagnostic] = []
+        var assets: AssetFolder?
+        do { assets = try AssetFolder.locate(recipePath: recipe.file, override: assetsOverride) } catch { problems.append(error) }
+
+        var kind: () -> BedSource.Kind = { .silence }
+        if let bed = recipe.bed {
+            switch bed.source {
+            case .synth(let synth):
+                let noise: NoiseGenerator.Kind = switch synth {
+                case .pinkNoise: .pink
+                case .brownNoise: .brown
+                case .whiteNoise: .white
+                case .drone(let hz): .drone(hertz: hz)
+                }
+                kind = { .synth(NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: seed)) }
+            case .file(let path):
+                do {
+                    guard let assets else {
+                        throw Diagnostic("bed.file: no assets folder found above the recipe (use --assets DIR)",
+                                         at: recipe.location(of: "bed.file"), kind: .noInput)
+                    }
+                    let resolved = try assets.resolve(path, key: "bed.file", in: recipe)
+                    do {
+                        let prepared = try beds.bed(path: resolved, sampleRate: rate, channels: channels)
+                        let crossfade = min(bed.crossfade.frame(at: rate), prepared.frames / 2)
+                        kind = { .file(prepared, crossfade: crossfade) }
+                    } catch {
+                        throw Diagnostic("bed.file: \(path): \(error.operation) failed: \(error.reason)",
+                                         at: recipe.location(of: "bed.file"), kind: error.kind)
+                    }
+                } catch let error as Diagnostic {
+                    problems.append(error)
+                } catch {}
+            }
+        }
+        self.bedKind = kind
+        self.bedGain = Float(Gain.linear(dB: recipe.bed?.gainDB ?? 0))
+        self.envelope = FadeEnvelope(fadeInFrames: recipe.bed?.fadeIn.frame(at: rate) ?? 0,
+                                     fadeOutFrames: recipe.bed?.fadeOut.frame(at: rate) ?? 0,
+                                     totalFrames: timeline.totalFrames)
+
+        var prepared = CueSounds()
+        var events: [CueTrack.Event] = []
+        var lengths: [Int64] = []
+        var failed: Set<String> = []
+        for cue in timeline.cues where !failed.contains(cue.name) {
+            do {
+                let index = try prepared.prepare(cue.sound, name: cue.name, recipe: recipe, assets: assets)
+                events.append(CueTrack.Event(frame: cue.frame, sound: index))
+                let length = Int64(prepared.sounds[index].count / channels)
+                lengths.append(min(length, timeline.totalFrames - cue.frame))
+            } catch {
+                failed.insert(cue.name)
+                problems.append(contentsOf: error.diagnostics)
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticList(problems) }
+        self.sounds = prepared.sounds
+        self.events = events
+        self.cueLengths = lengths
+    }
+
+    /// A fresh mix from frame 0; every call renders the same samples.
+    func makeMix() throws(AudioError) -> MixSource {
+        let bed = BedSource(kind: bedKind(), gain: bedGain, envelope: envelope, channels: channels, totalFrames: totalFrames)
+        let cues = CueTrack(sounds: sounds, events: events, channels: channels)
+        return MixSource(bed: bed, cues: cues, channels: channels, totalFrames: totalFrames)
+    }
+}
