@@ -213,7 +213,7 @@ def make_rain(path):
         w = white(rng, total)
         hiss = lowpass(lowpass(highpass(w, 550.0, sr), 6500.0, sr), 9000.0, sr)
         own_rumble = lowpass(brown(rng, total, sr), 380.0, sr)
-        x = [0.55 * h + 0.9 * (0.7 * a + 0.3 * b) for h, a, b in zip(hiss, common_rumble, own_rumble)]
+        x = [0.4 * h + 0.4 * (0.7 * a + 0.3 * b) for h, a, b in zip(hiss, common_rumble, own_rumble)]
         chans.append(loop_blend(x[pre:], n))
 
     # Droplets, placed modulo n (they wrap around the loop seam).
@@ -224,7 +224,7 @@ def make_rain(path):
         pan = rng.random()
         gl, gr = math.cos(0.5 * math.pi * pan), math.sin(0.5 * math.pi * pan)
         close = rng.random() < 0.06
-        amp = math.exp(rng.uniform(math.log(0.015), math.log(0.09))) * (2.2 if close else 1.0)
+        amp = math.exp(rng.uniform(math.log(0.04), math.log(0.3))) * (1.8 if close else 1.0)
         f0 = rng.uniform(900.0, 1600.0) if close else rng.uniform(1800.0, 4800.0)
         tau = rng.uniform(0.006, 0.014) if close else rng.uniform(0.0018, 0.006)
         length = int(6 * tau * sr)
@@ -243,7 +243,9 @@ def make_rain(path):
             left[i] += gl * v
             right[i] += gr * v
 
-    write_ogg(path, normalize(chans), sr, seed)
+    # The decoded Vorbis peaks come out ~0.9 dB under the PCM's (the droplet
+    # transients get smeared): aim a little higher so the file lands near -3 dBFS.
+    write_ogg(path, normalize(chans, 10 ** (-2.2 / 20.0)), sr, seed)
 
 
 def make_ocean(path):
@@ -318,9 +320,10 @@ def make_ocean(path):
 
 def make_forest(path):
     """Forest: soft wind (low-passed brown noise plus a breathy band around
-    600 Hz) in slow gusts, a faint leaf rustle, and now and then a bird: trills
+    600 Hz, all under ~1.5 kHz) in slow gusts, and now and then a bird: trills
     of falling chirps, a two-note whistle, or a warble, all frequency-swept sines.
-    The gust envelope is periodic over the file and birds wrap around the seam."""
+    The gust envelope is periodic over the file and birds wrap around the seam.
+    (The wind is kept dark on purpose: broadband noise is what makes FLAC big.)"""
     sr, secs, seed = 22050, 40, 3303
     n, extra, pre = sr * secs, sr * 2, sr // 2
     rng = random.Random(seed)
@@ -335,11 +338,12 @@ def make_forest(path):
 
     low = lowpass(brown(rng, total, sr), 300.0, sr)
     breath = biquad_bandpass(pink(rng, total), 620.0, 0.9, sr)
-    rustle = highpass(lowpass(white(rng, total), 5000.0, sr), 2200.0, sr)
     wind = [0.0] * total
     for i in range(total):
         g = gust((i - pre) / sr)
-        wind[i] = 1.3 * g * low[i] + 0.9 * g * g * breath[i] + 0.035 * g ** 4 * rustle[i]
+        wind[i] = 1.3 * g * low[i] + 0.9 * g * g * breath[i]
+    for _ in range(3):
+        wind = lowpass(wind, 1500.0, sr)
     x = loop_blend(wind[pre:], n)
     peak_wind = max(abs(v) for v in x)
     x = [v * (0.28 / peak_wind) for v in x]           # wind sits ~11 dB under the birds
@@ -360,7 +364,7 @@ def make_forest(path):
         amp = rng.uniform(0.18, 0.5)
         kind = rng.random()
         if kind < 0.45:                                  # trill of falling chirps
-            top = rng.uniform(4200.0, 5600.0)
+            top = rng.uniform(4000.0, 5000.0)     # 2nd harmonic stays under Nyquist
             fall = rng.uniform(1200.0, 2000.0)
             notes = rng.randint(3, 7)
             d, gap = rng.uniform(0.045, 0.075), rng.uniform(0.03, 0.055)
@@ -392,10 +396,13 @@ def make_hum(path):
     """A warm drone pad on A (55-330 Hz): pairs of slightly detuned sines with a
     touch of 2nd and 3rd harmonic, the detuning mirrored between left and right
     for width, and a slow 4 s tremolo. Every frequency is a multiple of 0.5 Hz,
-    so the pad repeats exactly every 2 s (tremolo every 4 s) and the 8 s file
-    loops seamlessly as is, or with any crossfade that is a multiple of 2 s."""
-    sr, secs, seed = 48000, 8, 4404
+    so the pad repeats exactly every 2 s (tremolo every 4 s): the 4 s file is one
+    whole period, loops seamlessly as is, and a longer file would only repeat
+    it (at 48 kHz stereo 16-bit every second costs 192 kB). A loop crossfade
+    that is a multiple of 2 s keeps every partial in phase."""
+    sr, secs, seed = 48000, 4, 4404
     n = sr * secs
+    rng = random.Random(seed)
     # (frequency, left detune, right detune, level), all in Hz multiples of 0.5
     voices = [
         (55.0, 0.0, 0.5, 0.40),
@@ -408,21 +415,24 @@ def make_hum(path):
     period = 2 * sr                    # half-Hz units: phase index = (2f * i) mod 2sr
     chans = []
     for ch in range(2):
-        partials = []                  # (half-Hz frequency, amplitude)
+        partials = []                  # (half-Hz frequency, amplitude, phase)
         for f, dl, dr, lvl in voices:
             d = dl if ch == 0 else dr
-            for ff, a in ((f, 0.6), (f + d, 0.4)):
+            # the unison partner is quieter: a gentle 0.5 Hz beat, not a throb; random
+            # (seeded) phases keep the voices' beats from lining up
+            for ff, a in ((f, 0.7), (f + d, 0.3)):
                 k = int(round(2 * ff))
-                partials.append((k, lvl * a))
-                partials.append((2 * k, lvl * a * 0.10))
-                partials.append((3 * k, lvl * a * 0.04))
+                phi = rng.uniform(0.0, TWO_PI)
+                partials.append((k, lvl * a, phi))
+                partials.append((2 * k, lvl * a * 0.10, 2 * phi))
+                partials.append((3 * k, lvl * a * 0.04, 3 * phi))
         out = [0.0] * n
         trem_phase = 0.0 if ch == 0 else 0.5 * math.pi
         for i in range(n):
             s = 0.0
-            for k, a in partials:
+            for k, a, phi in partials:
                 # exact phase from the frame index: no drift, exact 2 s period
-                s += a * math.sin(TWO_PI * ((k * i) % period) / period)
+                s += a * math.sin(TWO_PI * ((k * i) % period) / period + phi)
             trem = 1.0 - 0.14 * (0.5 - 0.5 * math.cos(TWO_PI * i / (4 * sr) + trem_phase))
             out[i] = s * trem
         chans.append(out)
