@@ -59,8 +59,8 @@ let package = Package(
 
         .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
-        .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore"]),
+        .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand"]),
+        .testTarget(name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
     ]
 )
