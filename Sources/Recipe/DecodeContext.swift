@@ -1,0 +1,264 @@
+import AudioCore
+
+/// The keys of one mapping the decoder read: value and key node of each, by key.
+struct Fields {
+    var values: [String: NodeID] = [:]
+    var keys: [String: NodeID] = [:]
+    /// The accepted keys in document order.
+    var order: [String] = []
+
+    subscript(key: String) -> NodeID? { values[key] }
+    /// True when the mapping gave `key` (and it is allowed).
+    func has(_ key: String) -> Bool { values[key] != nil }
+}
+
+/// Shared state while decoding one recipe: the document, diagnostics collected so far, locations.
+///
+/// Every reader here reports its own problems (naming the key path, what was
+/// expected and what was found) and returns nil, so decoding goes on and an
+/// author sees every problem at once.
+struct DecodeContext {
+    /// After this many diagnostics the rest are dropped (a hostile file could produce millions).
+    static let maxDiagnostics = 100
+
+    let file: String
+    let document: YAMLDocument
+    private(set) var diagnostics: [Diagnostic] = []
+    private var seen: Set<Diagnostic> = []
+    private(set) var isFull = false
+    /// Every problem reported, counted even when dropped as a repeat: a reader failed if this grew.
+    private(set) var problemCount = 0
+    var locations: [String: SourceLocation] = [:]
+
+    init(file: String, document: YAMLDocument) {
+        self.file = file
+        self.document = document
+    }
+
+    // MARK: - Reporting
+
+    /// Records a problem at a node (once, however many aliases lead to it).
+    mutating func error(_ message: String, at node: NodeID) {
+        error(message, at: location(node))
+    }
+
+    mutating func error(_ message: String, at location: SourceLocation) {
+        problemCount += 1
+        guard !isFull else { return }
+        let diagnostic = Diagnostic(message, at: location)
+        guard seen.insert(diagnostic).inserted else { return }
+        if diagnostics.count == Self.maxDiagnostics {
+            diagnostics.append(Diagnostic("too many problems; stopped after \(Self.maxDiagnostics)", at: location))
+            isFull = true
+            return
+        }
+        diagnostics.append(diagnostic)
+    }
+
+    /// `path: expected …, found '…' (reason)`.
+    mutating func expected(_ what: String, at node: NodeID, path: String, reason: String? = nil) {
+        error("\(path): expected \(what), found \(describe(node))" + (reason.map { " (\($0))" } ?? ""), at: node)
+    }
+
+    /// Where a node was written.
+    func location(_ node: NodeID) -> SourceLocation {
+        let mark = document[node].mark
+        return SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    /// Remembers where a key path's value was written.
+    mutating func remember(_ path: String, _ node: NodeID) {
+        locations[path] = location(node)
+    }
+
+    /// What a node is, for `found …`: `'5x'`, `nothing`, `a mapping`, `a list`.
+    func describe(_ node: NodeID) -> String {
+        if document[node].isNull { return "nothing" }
+        switch document[node].content {
+        case .scalar(let text, _): return DiagnosticText.quoted(text)
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        }
+    }
+
+    // MARK: - Structure
+
+    /// A scalar's text, or nil for null and non-scalars.
+    func text(_ node: NodeID) -> String? {
+        guard !document[node].isNull, case .scalar(let text, _) = document[node].content else { return nil }
+        return text
+    }
+
+    /// Reads a mapping's keys: reports keys that are not scalars, duplicates (naming the
+    /// first one's line) and keys outside `allowed` (nil: any key, the caller checks).
+    mutating func fields(of node: NodeID, path: String, allowed: [String]?, what: String) -> Fields? {
+        guard case .mapping(let pairs) = document[node].content else {
+            expected(what, at: node, path: path.isEmpty ? "top level" : path)
+            return nil
+        }
+        let place = path.isEmpty ? "" : " in '\(path)'"
+        var fields = Fields()
+        for pair in pairs {
+            if isFull { break }
+            guard case .scalar(let key, _) = document[pair.key].content, !document[pair.key].isNull else {
+                error("keys must be words\(place), found \(describe(pair.key)) as a key", at: pair.key)
+                continue
+            }
+            if let first = fields.keys[key] {
+                error("duplicate key \(DiagnosticText.quoted(key))\(place) (first at line \(document[first].mark.line))", at: pair.key)
+                continue
+            }
+            fields.keys[key] = pair.key
+            if key == "<<", case .plain = Self.style(of: document[pair.key]) {
+                error("merge keys ('<<')\(place) are not supported: alias the whole value (*name) or repeat the keys", at: pair.key)
+                continue
+            }
+            if let allowed, !allowed.contains(key) {
+                let hint = Suggestions.closest(to: key, in: allowed).map { " (did you mean '\($0)'?)" }
+                    ?? " (allowed: \(DiagnosticText.list(allowed)))"
+                error("unknown key \(DiagnosticText.quoted(key))\(place)\(hint)", at: pair.key)
+                continue
+            }
+            fields.values[key] = pair.value
+            fields.order.append(key)
+        }
+        return fields
+    }
+
+    /// A scalar's style, or nil for mappings and sequences.
+    static func style(of node: YAMLNode) -> ScalarStyle? {
+        guard case .scalar(_, let style) = node.content else { return nil }
+        return style
+    }
+
+    // MARK: - Values
+
+    /// A non-empty string.
+    mutating func string(_ node: NodeID, path: String) -> String? {
+        remember(path, node)
+        guard let text = text(node), !text.isEmpty else {
+            expected("text", at: node, path: path)
+            return nil
+        }
+        return text
+    }
+
+    /// `true` or `false`.
+    mutating func bool(_ node: NodeID, path: String) -> Bool? {
+        remember(path, node)
+        switch text(node) {
+        case "true": return true
+        case "false": return false
+        default:
+            expected("true or false", at: node, path: path)
+            return nil
+        }
+    }
+
+    /// A whole number (optional `-`, digits) within `range`.
+    mutating func integer(_ node: NodeID, path: String, range: ClosedRange<Int>, what: String) -> Int? {
+        remember(path, node)
+        guard let text = text(node) else {
+            expected(what, at: node, path: path)
+            return nil
+        }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.utf8.allSatisfy(DecimalNumeral.isDigit), let value = Int(text) else {
+            expected(what, at: node, path: path)
+            return nil
+        }
+        guard range.contains(value) else {
+            expected(what, at: node, path: path, reason: "out of range")
+            return nil
+        }
+        return value
+    }
+
+    /// One of a fixed set of words, with a near-miss suggestion.
+    mutating func choice(_ node: NodeID, path: String, options: [String]) -> String? {
+        remember(path, node)
+        if let text = text(node), options.contains(text) { return text }
+        let hint = text(node).flatMap { Suggestions.closest(to: $0, in: options) }.map { "did you mean '\($0)'?" }
+        expected("one of \(DiagnosticText.list(options))", at: node, path: path, reason: hint)
+        return nil
+    }
+
+    /// A length of time (`Units.duration`); `positive` rejects zero, `max` caps it.
+    mutating func duration(_ node: NodeID, path: String, positive: Bool, max: ExactSeconds? = nil) -> ExactSeconds? {
+        remember(path, node)
+        let what = positive ? "a length above zero like 90s, 5m30s or 05:00" : "a length like 10s, 1m30s or 01:30"
+        guard let text = text(node) else {
+            expected(what, at: node, path: path)
+            return nil
+        }
+        switch Units.duration(text) {
+        case .failure(let error):
+            expected(what, at: node, path: path, reason: error.reason)
+            return nil
+        case .success(let value):
+            if positive, value == .zero {
+                expected(what, at: node, path: path, reason: "zero")
+                return nil
+            }
+            if let max, value > max {
+                expected(what, at: node, path: path, reason: "longer than \(max)s")
+                return nil
+            }
+            return value
+        }
+    }
+
+    /// A value read by one of the `Units` parsers.
+    mutating func unit<T>(_ node: NodeID, path: String, what: String, _ parse: (String) -> Result<T, UnitError>) -> T? {
+        remember(path, node)
+        guard let text = text(node) else {
+            expected(what, at: node, path: path)
+            return nil
+        }
+        switch parse(text) {
+        case .success(let value): return value
+        case .failure(let error):
+            expected(what, at: node, path: path, reason: error.reason)
+            return nil
+        }
+    }
+
+    /// A gain in dB.
+    mutating func gain(_ node: NodeID, path: String) -> Double? {
+        unit(node, path: path, what: "a gain from -120 dB to +24 dB like -14 dB", Units.gain)
+    }
+
+    /// A frequency below the Nyquist frequency of `sampleRate`.
+    mutating func frequency(_ node: NodeID, path: String, sampleRate: Int) -> Double? {
+        guard let hertz = unit(node, path: path, what: "a frequency like 528 Hz or 1.2 kHz", Units.frequency) else { return nil }
+        return checkNyquist(hertz, at: node, path: path, sampleRate: sampleRate) ? hertz : nil
+    }
+
+    /// Reports a frequency at or above half the sample rate; true when it is below.
+    mutating func checkNyquist(_ hertz: Double, at node: NodeID, path: String, sampleRate: Int) -> Bool {
+        let nyquist = Double(sampleRate) / 2
+        guard hertz >= nyquist else { return true }
+        error("\(path): \(DiagnosticText.hertz(hertz)) is \(hertz > nyquist ? "above" : "at") the Nyquist frequency "
+              + "(\(DiagnosticText.hertz(nyquist)) at \(sampleRate) Hz); expected a lower frequency", at: node)
+        return false
+    }
+
+    /// A relative path into the assets folder.
+    mutating func assetPath(_ node: NodeID, path: String) -> String? {
+        remember(path, node)
+        guard let text = text(node) else {
+            expected("a path relative to the assets folder like beds/rain.ogg", at: node, path: path)
+            return nil
+        }
+        if let problem = AssetPath.problem(text) {
+            error("\(path): \(problem); expected a path relative to the assets folder", at: node)
+            return nil
+        }
+        return text
+    }
+}
+
+/// Joins a dotted key path: `bed` + `gain` → `bed.gain`.
+func keyPath(_ parent: String, _ key: String) -> String {
+    parent.isEmpty ? key : parent + "." + key
+}

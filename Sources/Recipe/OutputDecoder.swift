@@ -1,0 +1,67 @@
+/// `output:` — sample rate, channels, format, bit depth, loudness target and true-peak ceiling.
+extension DecodeContext {
+    /// The keys an `output` mapping may hold.
+    static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak"]
+    /// Accepted `sample_rate` values, in Hz.
+    static let sampleRates = 8000...384_000
+    /// Accepted `channels` values.
+    static let channelCounts = 1...8
+
+    /// Reads `output`; keys that are wrong are reported and keep their defaults, so that
+    /// later checks (the Nyquist frequency) still have a sample rate to use.
+    mutating func output(_ node: NodeID) -> OutputSettings {
+        remember("output", node)
+        var output = OutputSettings()
+        guard let fields = fields(of: node, path: "output", allowed: Self.outputKeys, what: "a mapping of output settings") else {
+            return output
+        }
+        if let rate = fields["sample_rate"].flatMap({
+            integer($0, path: "output.sample_rate", range: Self.sampleRates, what: "a sample rate from 8000 to 384000 Hz like 48000")
+        }) {
+            output.sampleRate = rate
+        }
+        if let channels = fields["channels"].flatMap({
+            integer($0, path: "output.channels", range: Self.channelCounts, what: "a channel count from 1 to 8")
+        }) {
+            output.channels = channels
+        }
+        if let format = fields["format"].flatMap({ choice($0, path: "output.format", options: AudioFormat.allCases.map(\.rawValue)) }) {
+            output.format = AudioFormat(rawValue: format)
+        }
+        if let depthNode = fields["bit_depth"] {
+            output.bitDepth = bitDepth(depthNode)
+        }
+        if let loudnessNode = fields["loudness"],
+           let loudness = unit(loudnessNode, path: "output.loudness",
+                               what: "a loudness target from -70 to -5 LUFS like -16 LUFS, or off", Units.loudness) {
+            output.loudness = loudness
+        }
+        if let peak = fields["true_peak"].flatMap({
+            unit($0, path: "output.true_peak", what: "a true-peak ceiling from -20 to 0 dBTP like -1 dBTP", Units.truePeak)
+        }) {
+            output.truePeak = peak
+        }
+        if let format = output.format, format == .flac || format == .caf, output.bitDepth == .float32,
+           let depthNode = fields["bit_depth"] {
+            error("output.bit_depth: expected 16 or 24 for \(format.rawValue), found '32f' (\(format.rawValue) stores integer samples only)",
+                  at: depthNode)
+        }
+        return output
+    }
+
+    /// `16`, `24` or `32f`; a bare `32` is pointed to `32f`.
+    private mutating func bitDepth(_ node: NodeID) -> BitDepth? {
+        remember("output.bit_depth", node)
+        let options = BitDepth.allCases.map(\.rawValue)
+        if let text = text(node) {
+            if let depth = BitDepth(rawValue: text) { return depth }
+            if text == "32" {
+                expected("one of \(DiagnosticText.list(options))", at: node, path: "output.bit_depth",
+                         reason: "32-bit output is float: did you mean '32f'?")
+                return nil
+            }
+        }
+        expected("one of \(DiagnosticText.list(options))", at: node, path: "output.bit_depth")
+        return nil
+    }
+}

@@ -1,0 +1,140 @@
+import AudioCore
+
+/// Turns a YAML document into a validated `Recipe`, collecting every problem.
+enum RecipeDecoder {
+    /// The keys a recipe may hold at the top level, in the order messages list them.
+    static let topKeys = [
+        "id", "title", "category", "premium", "sort_order", "duration", "cycles", "end_on", "pattern", "intro", "outro",
+        "bed", "cues", "output",
+    ]
+    /// Accepted `cycles` values.
+    static let cycleRange = 1...100_000
+
+    /// Decodes `document`; the failure holds every diagnostic, sorted by position.
+    static func decode(_ document: YAMLDocument, file: String, defaultID: String) -> Result<Recipe, DiagnosticList> {
+        var context = DecodeContext(file: file, document: document)
+        let recipe = context.recipe(defaultID: defaultID)
+        if let recipe, context.diagnostics.isEmpty { return .success(recipe) }
+        var diagnostics = context.diagnostics
+        if diagnostics.isEmpty {
+            // A reader returned nil without a message: never let that pass silently.
+            diagnostics = [Diagnostic("the recipe could not be read", at: SourceLocation(file: file, line: 1, column: 1))]
+        }
+        return .failure(DiagnosticList(sorted(diagnostics)))
+    }
+
+    /// Diagnostics by line and column, keeping the order of those at the same place.
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let la = a.element.location, lb = b.element.location
+            let ka = (la?.line ?? 0, la?.column ?? 0, a.offset), kb = (lb?.line ?? 0, lb?.column ?? 0, b.offset)
+            return ka < kb
+        }.map(\.element)
+    }
+}
+
+extension DecodeContext {
+    /// A valid id: `[A-Za-z0-9][A-Za-z0-9._-]{0,99}`, so that it can never steer a file path.
+    static func isValidID(_ id: String) -> Bool {
+        let bytes = Array(id.utf8)
+        func isAlphanumeric(_ b: UInt8) -> Bool {
+            DecimalNumeral.isDigit(b) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
+        }
+        guard let first = bytes.first, isAlphanumeric(first), bytes.count <= 100 else { return false }
+        return bytes.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// The id rule, as messages state it.
+    static let idRule = "letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters"
+
+    /// Reads the whole recipe; nil when something could not be read (and was reported).
+    mutating func recipe(defaultID: String) -> Recipe? {
+        let root = document.root
+        guard let top = fields(of: root, path: "", allowed: RecipeDecoder.topKeys,
+                               what: "a mapping of recipe keys (pattern, duration, …)") else { return nil }
+        let start = SourceLocation(file: file, line: 1, column: 1)
+
+        // Output first: the Nyquist checks of tones and drones need its sample rate.
+        let output = top["output"].map { self.output($0) } ?? OutputSettings()
+        let pattern = top["pattern"].flatMap { self.pattern($0) }
+        if top["pattern"] == nil {
+            error("expected 'pattern:' (a built-in like box, or a mapping with 'phases'), found none", at: location(root))
+        }
+
+        var id: String?
+        if let node = top["id"] {
+            if let text = string(node, path: "id") {
+                if Self.isValidID(text) { id = text } else { expected(Self.idRule, at: node, path: "id") }
+            }
+        } else if Self.isValidID(defaultID) {
+            id = defaultID
+        } else {
+            error("id: the file name \(DiagnosticText.quoted(defaultID)) is not a valid id (expected \(Self.idRule)); add an 'id:' key",
+                  at: start)
+        }
+        let title = top["title"].flatMap { string($0, path: "title") } ?? pattern?.name
+        let category = top["category"].flatMap { string($0, path: "category") }
+        let premium = top["premium"].flatMap { bool($0, path: "premium") } ?? false
+        let sortOrder = top["sort_order"].flatMap { integer($0, path: "sort_order", range: Int.min...Int.max, what: "a whole number") }
+        let endOn = top["end_on"].flatMap { choice($0, path: "end_on", options: EndOn.allCases.map(\.rawValue)) }
+            .flatMap(EndOn.init(rawValue:)) ?? .cycle
+        let intro = top["intro"].flatMap { duration($0, path: "intro", positive: false) } ?? .zero
+        let outro = top["outro"].flatMap { duration($0, path: "outro", positive: false) } ?? .zero
+        let length = self.length(top, root: root)
+        var bed: Bed?
+        if let node = top["bed"], case .some(let read) = self.bed(node, sampleRate: output.sampleRate) { bed = read }
+        let cues: [String: CueSound]?
+        if let node = top["cues"] {
+            cues = self.cues(node, pattern: pattern, sampleRate: output.sampleRate)
+        } else {
+            cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
+        }
+
+        if let length, let pattern { checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top) }
+        guard let id, let title, let pattern, let length, let cues else { return nil }
+        return Recipe(file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
+                      length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
+                      output: output, locations: locations)
+    }
+
+    /// `duration` or `cycles`: exactly one.
+    private mutating func length(_ top: Fields, root: NodeID) -> Length? {
+        switch (top["duration"], top["cycles"]) {
+        case (let duration?, nil):
+            return self.duration(duration, path: "duration", positive: true).map(Length.duration)
+        case (nil, let cycles?):
+            return integer(cycles, path: "cycles", range: RecipeDecoder.cycleRange, what: "a number of cycles from 1 to 100000")
+                .map(Length.cycles)
+        case (let duration?, let cycles?):
+            remember("duration", duration)
+            remember("cycles", cycles)
+            error("cycles: expected either 'duration:' or 'cycles:', found both (duration at line \(document[duration].mark.line))",
+                  at: cycles)
+            return nil
+        case (nil, nil):
+            error("expected 'duration:' (the track's length) or 'cycles:' (a number of cycles), found neither", at: location(root))
+            return nil
+        }
+    }
+
+    /// Reports a track longer than 24 h (cycles) or too short for one cycle or phase (duration).
+    private mutating func checkFit(_ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields) {
+        let cycle = Int128(pattern.cycle.nanoseconds)
+        let frame = Int128(intro.nanoseconds) + Int128(outro.nanoseconds)
+        switch length {
+        case .cycles(let count):
+            let total = frame + Int128(count) * cycle
+            guard total > Int128(Units.maxDuration.nanoseconds), let node = top["cycles"] else { return }
+            let hours = Double(total / 1_000_000_000) / 3600
+            expected("a number of cycles that keeps the track within 24 h", at: node, path: "cycles",
+                     reason: "intro + \(count) × \(pattern.cycle)s + outro is \(DiagnosticText.number((hours * 10).rounded() / 10)) h")
+        case .duration(let duration):
+            let unit = endOn == .cycle ? cycle : Int128(pattern.phases.first?.length.nanoseconds ?? 0)
+            guard frame + unit > Int128(duration.nanoseconds), let node = top["duration"] else { return }
+            let what = endOn == .cycle ? "one cycle" : "one phase"
+            let unitSeconds = ExactSeconds(nanoseconds: Int64(unit))
+            expected("a duration with room for \(what) (\(unitSeconds)s) after intro (\(intro)s) and outro (\(outro)s)",
+                     at: node, path: "duration")
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import AudioCore
+
+/// Why a value could not be read, shown after the text that was found: `unknown unit 'x'`.
+public struct UnitError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var reason: String
+    /// A failure with a short reason: `negative`, `over 24 h`.
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// Pure parsers for the recipe's value syntax (recipe-v1 "Values"); no YAML, no locations.
+///
+/// Each returns the value or a reason. Ranges are part of the syntax: a gain of
+/// `+40 dB` is as wrong as `40 dBB`.
+public enum Units {
+    /// The longest length a recipe may give anywhere: 24 h.
+    public static let maxDuration = ExactSeconds(seconds: 86_400)
+    /// Gains are accepted from -120 dB to +24 dB.
+    public static let gainRange: ClosedRange<Double> = -120...24
+    /// Loudness targets are accepted from -70 LUFS to -5 LUFS.
+    public static let loudnessRange: ClosedRange<Double> = -70 ... -5
+    /// True-peak ceilings are accepted from -20 dBTP to 0 dBTP.
+    public static let truePeakRange: ClosedRange<Double> = -20...0
+
+    /// Longer text is never a value.
+    static let maxLength = 64
+
+    // MARK: - Durations
+
+    /// A length of time, exactly: `90`, `90s`, `800ms`, `5m30s`, `1h2m3.5s`, `5m 30s`, `05:00`, `1:02:03.5`.
+    ///
+    /// Bare numbers are seconds. Units come in the order h, m, s, ms, each at most
+    /// once, with optional spaces. `a:b` is minutes:seconds, `a:b:c`
+    /// hours:minutes:seconds; fields after the first are below 60; only the last
+    /// field may have decimals. The value must be a whole number of nanoseconds
+    /// (at most 9 decimals of a second), not negative and at most 24 h. Zero is
+    /// accepted here; the recipe rejects it where a length is required.
+    public static func duration(_ text: String) -> Result<ExactSeconds, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        if bytes.first == UInt8(ascii: "-") { return .failure(UnitError("negative")) }
+        let nanos: Result<Int128, UnitError> = bytes.contains(UInt8(ascii: ":")) ? clock(bytes) : unitSum(bytes)
+        return nanos.flatMap { value in
+            guard value <= Int128(maxDuration.nanoseconds) else { return .failure(UnitError("over 24 h")) }
+            return .success(ExactSeconds(nanoseconds: Int64(value)))
+        }
+    }
+
+    /// Nanoseconds per duration unit, in the order they must appear.
+    private static let durationUnits: [(name: String, nanos: Int128, maxDecimals: Int)] = [
+        ("h", 3_600_000_000_000, 18), ("m", 60_000_000_000, 18), ("s", 1_000_000_000, 9), ("ms", 1_000_000, 6),
+    ]
+
+    /// `5m30s`, `1h 2m 3.5s`, `90`: a sum of numbers with units.
+    private static func unitSum(_ bytes: [UInt8]) -> Result<Int128, UnitError> {
+        var index = 0
+        var total: Int128 = 0
+        var lastUnit = -1
+        var components = 0
+        while index < bytes.count {
+            skipSpaces(bytes, &index)
+            let numberStart = index
+            guard let numeral = DecimalNumeral.scan(bytes, at: &index, allowSign: false) else {
+                return .failure(UnitError("expected a number at '\(rest(bytes, from: index))'"))
+            }
+            let numberText = String(decoding: bytes[numberStart..<index], as: UTF8.self)
+            skipSpaces(bytes, &index)
+            let unitStart = index
+            while index < bytes.count, isLetter(bytes[index]) { index += 1 }
+            let unitName = String(decoding: bytes[unitStart..<index], as: UTF8.self).lowercased()
+            let unit: Int
+            if unitName.isEmpty {
+                guard components == 0, index == bytes.count else {
+                    return .failure(UnitError("'\(numberText)' needs a unit (h, m, s or ms)"))
+                }
+                unit = 2  // a bare number is seconds
+            } else if let found = durationUnits.firstIndex(where: { $0.name == unitName }) {
+                unit = found
+            } else {
+                return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (use h, m, s or ms)"))
+            }
+            guard unit > lastUnit else { return .failure(UnitError("units must come in the order h, m, s, ms, each once")) }
+            lastUnit = unit
+            components += 1
+            switch nanos(numeral, durationUnits[unit].nanos, maxDecimals: durationUnits[unit].maxDecimals,
+                         unitName: durationUnits[unit].name) {
+            case .success(let value): total += value
+            case .failure(let error): return .failure(error)
+            }
+            if total > Int128(maxDuration.nanoseconds) { return .failure(UnitError("over 24 h")) }
+        }
+        return .success(total)
+    }
+
+    /// `05:00` (minutes:seconds) or `1:02:03.5` (hours:minutes:seconds).
+    private static func clock(_ bytes: [UInt8]) -> Result<Int128, UnitError> {
+        let fields = bytes.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map(Array.init)
+        guard fields.count == 2 || fields.count == 3 else {
+            return .failure(UnitError("use m:ss or h:mm:ss"))
+        }
+        let units = Array(durationUnits[(3 - fields.count)...2])
+        var total: Int128 = 0
+        for (position, field) in fields.enumerated() {
+            var index = 0
+            guard let numeral = DecimalNumeral.scan(field, at: &index, allowSign: false), index == field.count else {
+                return .failure(UnitError("use m:ss or h:mm:ss with digits only"))
+            }
+            let isLast = position == fields.count - 1
+            if !isLast, !numeral.fraction.isEmpty || field.contains(UInt8(ascii: ".")) {
+                return .failure(UnitError("decimals are allowed in the last field only"))
+            }
+            if position > 0, numeral.significantWhole.count > 2 || DecimalNumeral.integer(numeral.significantWhole) >= 60 {
+                return .failure(UnitError("minutes and seconds must be below 60"))
+            }
+            switch nanos(numeral, units[position].nanos, maxDecimals: units[position].maxDecimals, unitName: units[position].name) {
+            case .success(let value): total += value
+            case .failure(let error): return .failure(error)
+            }
+            if total > Int128(maxDuration.nanoseconds) { return .failure(UnitError("over 24 h")) }
+        }
+        return .success(total)
+    }
+
+    /// One numeral times a unit, in exact nanoseconds.
+    private static func nanos(_ numeral: DecimalNumeral, _ unit: Int128, maxDecimals: Int, unitName: String) -> Result<Int128, UnitError> {
+        let whole = numeral.significantWhole
+        guard whole.count <= 12 else { return .failure(UnitError("over 24 h")) }
+        guard numeral.fraction.count <= maxDecimals else {
+            return .failure(UnitError(unitName == "h" || unitName == "m"
+                ? "finer than a nanosecond" : "more than \(maxDecimals) decimals of a\(unitName == "ms" ? " millisecond" : " second")"))
+        }
+        var scale: Int128 = 1
+        for _ in numeral.fraction { scale *= 10 }
+        let fractionPart = DecimalNumeral.integer(numeral.fraction) * unit
+        guard fractionPart % scale == 0 else { return .failure(UnitError("finer than a nanosecond")) }
+        return .success(DecimalNumeral.integer(whole) * unit + fractionPart / scale)
+    }
+
+    // MARK: - Levels and frequencies
+
+    /// A gain in dB: `-14 dB`, `-14dB`, `0 dB`, or a bare number; from -120 to +24 dB.
+    public static func gain(_ text: String) -> Result<Double, UnitError> {
+        quantity(text, units: [("db", 0)], unitHelp: "dB").flatMap { value in
+            gainRange.contains(value) ? .success(value) : .failure(UnitError("outside -120 … +24 dB"))
+        }
+    }
+
+    /// A frequency in Hz: `528 Hz`, `528Hz`, `1.2 kHz`, or a bare number of Hz; above 0.
+    public static func frequency(_ text: String) -> Result<Double, UnitError> {
+        quantity(text, units: [("hz", 0), ("khz", 3)], unitHelp: "Hz or kHz").flatMap { value in
+            value > 0 ? .success(value) : .failure(UnitError("must be above 0 Hz"))
+        }
+    }
+
+    /// An integrated loudness target in LUFS: `-16 LUFS` or a bare number, from -70 to -5; `off` is nil.
+    public static func loudness(_ text: String) -> Result<Double?, UnitError> {
+        if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "off" { return .success(nil) }
+        return quantity(text, units: [("lufs", 0), ("lkfs", 0)], unitHelp: "LUFS").flatMap { value in
+            loudnessRange.contains(value) ? .success(value) : .failure(UnitError("outside -70 … -5 LUFS"))
+        }
+    }
+
+    /// A true-peak ceiling in dBTP: `-1 dBTP` or a bare number, from -20 to 0.
+    public static func truePeak(_ text: String) -> Result<Double, UnitError> {
+        quantity(text, units: [("dbtp", 0)], unitHelp: "dBTP").flatMap { value in
+            truePeakRange.contains(value) ? .success(value) : .failure(UnitError("outside -20 … 0 dBTP"))
+        }
+    }
+
+    /// A signed decimal with an optional unit (case-insensitive) that scales it by a power of ten.
+    private static func quantity(_ text: String, units: [(name: String, exponent: Int)], unitHelp: String) -> Result<Double, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        var index = 0
+        guard let numeral = DecimalNumeral.scan(bytes, at: &index, allowSign: true) else {
+            return .failure(UnitError("expected a number"))
+        }
+        skipSpaces(bytes, &index)
+        let unitName = String(decoding: bytes[index...], as: UTF8.self).lowercased()
+        var exponent = 0
+        if !unitName.isEmpty {
+            guard let unit = units.first(where: { $0.name == unitName }) else {
+                return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (use \(unitHelp))"))
+            }
+            exponent = unit.exponent
+        }
+        guard let value = numeral.double(timesTenToThe: exponent), value.isFinite else {
+            return .failure(UnitError("too large"))
+        }
+        return .success(value == 0 ? 0 : value)  // no -0
+    }
+
+    // MARK: - Text helpers
+
+    /// Problems every value shares: empty, too long, NaN, infinity.
+    private static func commonProblem(_ bytes: [UInt8]) -> UnitError? {
+        if bytes.isEmpty { return UnitError("empty") }
+        if bytes.count > maxLength { return UnitError("too long") }
+        let lower = String(decoding: bytes, as: UTF8.self).lowercased()
+        if lower.contains("nan") { return UnitError("not a number") }
+        if lower.contains("inf") { return UnitError("infinite") }
+        return nil
+    }
+
+    /// The text's bytes without leading and trailing spaces and tabs.
+    private static func trimmed(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return []
+        }
+        return Array(bytes[first...last])
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+    }
+
+    private static func skipSpaces(_ bytes: [UInt8], _ index: inout Int) {
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+    }
+
+    private static func rest(_ bytes: [UInt8], from index: Int) -> String {
+        DiagnosticText.clip(String(decoding: bytes[min(index, bytes.count)...], as: UTF8.self))
+    }
+}

@@ -1,0 +1,282 @@
+import AudioCore
+import CYAML
+
+/// Owns one libyaml parser: initialized on creation, deleted on every path out.
+private final class YAMLParserHandle {
+    let parser: UnsafeMutablePointer<yaml_parser_t>
+
+    private init(_ parser: UnsafeMutablePointer<yaml_parser_t>) { self.parser = parser }
+
+    /// Calls `yaml_parser_initialize`; nil when libyaml cannot allocate its buffers.
+    static func make() -> YAMLParserHandle? {
+        let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+        guard yaml_parser_initialize(parser) != 0 else {
+            parser.deallocate()
+            return nil
+        }
+        return YAMLParserHandle(parser)
+    }
+
+    deinit {
+        yaml_parser_delete(parser)
+        parser.deallocate()
+    }
+}
+
+/// Reads YAML text into a `YAMLDocument` with libyaml's event API, enforcing `YAMLLimits`.
+///
+/// The node tree is built with an explicit stack, never by recursion, and the
+/// event loop stops at the first event past a limit, so libyaml never reads
+/// further into a hostile document than it has to.
+enum YAMLReader {
+    /// Parses `bytes` (UTF-8) into one document; throws the first problem, located.
+    static func read(_ bytes: [UInt8], file: String, limits: YAMLLimits = YAMLLimits()) throws(Diagnostic) -> YAMLDocument {
+        let result: Result<YAMLDocument, Diagnostic> = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                return .failure(Diagnostic(TreeBuilder.emptyMessage, at: SourceLocation(file: file, line: 1, column: 1)))
+            }
+            guard let handle = YAMLParserHandle.make() else {
+                return .failure(Diagnostic("YAML: libyaml could not allocate a parser", file: file, kind: .software))
+            }
+            // A UTF-8 byte order mark is skipped here: with the encoding forced to UTF-8
+            // (so that UTF-16 is an error, not silently read), libyaml would count it as a column.
+            let bom: Int = buffer.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            let text = UnsafeBufferPointer(rebasing: buffer[bom...])
+            // libyaml keeps this pointer: `buffer` outlives the parser, which dies inside this closure.
+            yaml_parser_set_input_string(handle.parser, base + bom, text.count)
+            yaml_parser_set_encoding(handle.parser, YAML_UTF8_ENCODING)
+            var builder = TreeBuilder(file: file, limits: limits, byteOffset: bom)
+            return builder.run(handle.parser, bytes: text)
+        }
+        return try result.get()
+    }
+}
+
+/// The event loop's state: the node arena, the stack of open containers, anchors.
+private struct TreeBuilder {
+    /// A mapping or sequence whose end event has not come yet.
+    struct Frame {
+        var node: NodeID
+        var isMapping: Bool
+        var items: [NodeID] = []
+        var anchor: String?
+    }
+
+    /// Reported for input with no document, or nothing but comments.
+    static let emptyMessage = "the recipe is empty: expected a mapping of recipe keys (pattern, duration, …)"
+
+    let file: String
+    let limits: YAMLLimits
+    var nodes: [YAMLNode] = []
+    var stack: [Frame] = []
+    var anchors: [String: NodeID] = [:]
+    var aliasCount = 0
+    var documentCount = 0
+    var root: NodeID?
+
+    /// Bytes before the text libyaml reads (a byte order mark), added to offsets shown.
+    let byteOffset: Int
+
+    init(file: String, limits: YAMLLimits, byteOffset: Int = 0) {
+        self.file = file
+        self.limits = limits
+        self.byteOffset = byteOffset
+    }
+
+    /// Pulls events until the stream ends or a problem stops it; frees every event.
+    mutating func run(_ parser: UnsafeMutablePointer<yaml_parser_t>, bytes: UnsafeBufferPointer<UInt8>) -> Result<YAMLDocument, Diagnostic> {
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(parser, &event) != 0 else {
+                return .failure(parserError(parser.pointee, bytes: bytes))
+            }
+            let outcome = handle(event)
+            yaml_event_delete(&event)
+            switch outcome {
+            case .next: continue
+            case .failed(let diagnostic): return .failure(diagnostic)
+            case .finished:
+                guard let root else {
+                    return .failure(Diagnostic(Self.emptyMessage, at: SourceLocation(file: file, line: 1, column: 1)))
+                }
+                return .success(YAMLDocument(nodes: nodes, root: root))
+            }
+        }
+    }
+
+    /// What the event loop does after one event.
+    enum Outcome {
+        case next, finished
+        case failed(Diagnostic)
+    }
+
+    /// Applies one event to the tree.
+    mutating func handle(_ event: yaml_event_t) -> Outcome {
+        let mark = YAMLMark(line: Int(event.start_mark.line) + 1, column: Int(event.start_mark.column) + 1)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+            return .finished
+        case YAML_DOCUMENT_START_EVENT:
+            documentCount += 1
+            if documentCount > 1 {
+                return .failed(error("a recipe is one YAML document; found a second one", at: mark))
+            }
+            return .next
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            let text = scalar.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self) } ?? ""
+            let style: ScalarStyle
+            switch scalar.style {
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = .singleQuoted
+            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = .doubleQuoted
+            case YAML_LITERAL_SCALAR_STYLE: style = .literal
+            case YAML_FOLDED_SCALAR_STYLE: style = .folded
+            default: style = .plain
+            }
+            guard let id = newNode(.scalar(text, style), at: mark) else { return .failed(tooManyNodes(at: mark)) }
+            if let anchor = Self.string(scalar.anchor) { anchors[anchor] = id }
+            attach(id)
+            return .next
+        case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+            let isMapping = event.type == YAML_MAPPING_START_EVENT
+            if stack.count >= limits.maxDepth {
+                return .failed(error("nesting deeper than \(limits.maxDepth) levels", at: mark))
+            }
+            let anchorPointer = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+            guard let id = newNode(isMapping ? .mapping([]) : .sequence([]), at: mark) else {
+                return .failed(tooManyNodes(at: mark))
+            }
+            stack.append(Frame(node: id, isMapping: isMapping, anchor: Self.string(anchorPointer)))
+            return .next
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            guard let frame = stack.popLast() else { return .next }
+            if frame.isMapping {
+                var pairs: [YAMLPair] = []
+                pairs.reserveCapacity(frame.items.count / 2)
+                var index = 0
+                while index + 1 < frame.items.count {
+                    pairs.append(YAMLPair(key: frame.items[index], value: frame.items[index + 1]))
+                    index += 2
+                }
+                nodes[frame.node].content = .mapping(pairs)
+            } else {
+                nodes[frame.node].content = .sequence(frame.items)
+            }
+            if let anchor = frame.anchor { anchors[anchor] = frame.node }
+            attach(frame.node)
+            return .next
+        case YAML_ALIAS_EVENT:
+            aliasCount += 1
+            if aliasCount > limits.maxAliases {
+                return .failed(error("more than \(limits.maxAliases) aliases (*name); a recipe needs far fewer", at: mark))
+            }
+            let name = Self.string(event.data.alias.anchor) ?? ""
+            if stack.contains(where: { $0.anchor == name }) {
+                return .failed(error("alias '*\(DiagnosticText.clip(name))' refers to a node that contains it", at: mark))
+            }
+            guard let target = anchors[name] else {
+                return .failed(error("alias '*\(DiagnosticText.clip(name))' has no anchor '&\(DiagnosticText.clip(name))' before it", at: mark))
+            }
+            // The alias gets its own node header, so that problems with the value as a
+            // whole point where `*name` was written; the content (children, text) is
+            // shared copy-on-write, never expanded.
+            var reference = nodes[target]
+            reference.mark = mark
+            guard let id = newNode(reference.content, at: mark) else { return .failed(tooManyNodes(at: mark)) }
+            attach(id)
+            return .next
+        default:
+            return .next
+        }
+    }
+
+    /// Adds a node to the arena, or nil past the node limit.
+    mutating func newNode(_ content: YAMLNode.Content, at mark: YAMLMark) -> NodeID? {
+        guard nodes.count < limits.maxNodes else { return nil }
+        nodes.append(YAMLNode(content: content, mark: mark))
+        return nodes.count - 1
+    }
+
+    /// Hands a finished node to the open container, or makes it the document's root.
+    mutating func attach(_ id: NodeID) {
+        if stack.isEmpty {
+            root = id
+        } else {
+            stack[stack.count - 1].items.append(id)
+        }
+    }
+
+    /// The diagnostic for one node past `maxNodes`.
+    func tooManyNodes(at mark: YAMLMark) -> Diagnostic {
+        error("more than \(limits.maxNodes) YAML nodes; a recipe needs far fewer", at: mark)
+    }
+
+    /// A diagnostic at a mark of this file.
+    func error(_ message: String, at mark: YAMLMark) -> Diagnostic {
+        Diagnostic(message, at: SourceLocation(file: file, line: mark.line, column: mark.column))
+    }
+
+    /// Turns libyaml's error state into a located diagnostic with its problem text.
+    func parserError(_ parser: yaml_parser_t, bytes: UnsafeBufferPointer<UInt8>) -> Diagnostic {
+        let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
+        switch parser.error {
+        case YAML_READER_ERROR:
+            // Reader errors carry a byte offset, not a mark.
+            let offset = min(parser.problem_offset, bytes.count)
+            let mark = Self.mark(ofByte: offset, in: bytes)
+            let value = Int(parser.problem_value)
+            var what = ""
+            if problem.contains("UTF-8"), offset < bytes.count {
+                what = " (0x\(Self.hex(Int(bytes[offset]), digits: 2)) at byte \(offset + byteOffset))"
+            } else if value >= 0 {
+                what = " (U+\(Self.hex(value, digits: 4)) at byte \(offset + byteOffset))"
+            }
+            return error("not valid UTF-8 YAML text: \(problem)\(what)", at: mark)
+        case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
+            let mark = YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+            var message = "YAML syntax: \(problem)"
+            let index = Int(parser.problem_mark.index)
+            if index < bytes.count, bytes[index] == 0x09 {
+                message += " (a tab: tabs cannot indent YAML, use spaces)"
+            }
+            if let context = parser.context.map({ String(cString: $0) }) {
+                message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
+            }
+            return error(message, at: mark)
+        case YAML_MEMORY_ERROR:
+            return Diagnostic("YAML: libyaml ran out of memory", file: file, kind: .software)
+        default:
+            return error("YAML: \(problem)", at: YAMLMark(line: Int(parser.problem_mark.line) + 1,
+                                                         column: Int(parser.problem_mark.column) + 1))
+        }
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset, counting line breaks as libyaml does.
+    static func mark(ofByte offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> YAMLMark {
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < offset {
+            let byte = bytes[index]
+            if byte == 0x0A || (byte == 0x0D && (index + 1 >= bytes.count || bytes[index + 1] != 0x0A)) {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 && byte != 0x0D {
+                column += 1
+            }
+            index += 1
+        }
+        return YAMLMark(line: line, column: column)
+    }
+
+    /// Upper-case hexadecimal, zero-padded to `digits`.
+    static func hex(_ value: Int, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+
+    /// A libyaml NUL-terminated string (anchor names), or nil.
+    static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,191 @@
+import AudioCore
+import Testing
+@testable import Recipe
+
+@Suite struct DurationTests {
+    static let good: [(String, Int64)] = [
+        ("90", 90_000_000_000),
+        ("90s", 90_000_000_000),
+        ("90 s", 90_000_000_000),
+        ("800ms", 800_000_000),
+        ("800 ms", 800_000_000),
+        ("5m", 300_000_000_000),
+        ("5m30s", 330_000_000_000),
+        ("5m 30s", 330_000_000_000),
+        ("1h", 3_600_000_000_000),
+        ("1h2m3.5s", 3_723_500_000_000),
+        ("1h 2m 3.5s", 3_723_500_000_000),
+        ("2s500ms", 2_500_000_000),
+        ("1.5m", 90_000_000_000),
+        ("0.5h", 1_800_000_000_000),
+        ("1.25ms", 1_250_000),
+        ("05:00", 300_000_000_000),
+        ("1:02.5", 62_500_000_000),
+        ("1:02:03.5", 3_723_500_000_000),
+        ("90:00", 5_400_000_000_000),
+        ("0:00:00.000000001", 1),
+        ("5.5", 5_500_000_000),
+        ("0.000000001", 1),
+        ("0.123456789s", 123_456_789),
+        ("0.000001ms", 1),
+        ("  12s  ", 12_000_000_000),
+        ("5M30S", 330_000_000_000),
+        ("0", 0),
+        ("0s", 0),
+        ("24h", 86_400_000_000_000),
+        ("23:59:59.999999999", 86_399_999_999_999),
+        (".5s", 500_000_000),
+    ]
+
+    @Test(arguments: good)
+    func parsesExactly(text: String, nanoseconds: Int64) throws {
+        let value = try Units.duration(text).get()
+        #expect(value.nanoseconds == nanoseconds)
+    }
+
+    static let bad: [(String, String)] = [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("-5s", "negative"),
+        ("-0:30", "negative"),
+        ("nan", "not a number"),
+        ("NaN", "not a number"),
+        (".nan", "not a number"),
+        ("inf", "infinite"),
+        (".inf", "infinite"),
+        ("5x", "unknown unit 'x'"),
+        ("5 min", "unknown unit 'min'"),
+        ("30s5m", "order"),
+        ("5m5m", "order"),
+        ("5m30", "needs a unit"),
+        ("s", "expected a number"),
+        ("5m s", "expected a number"),
+        ("+5s", "expected a number"),
+        ("1.0000000001s", "more than 9 decimals"),
+        ("0.0000001ms", "more than 6 decimals"),
+        ("0.0000000001", "more than 9 decimals"),
+        ("1:60", "below 60"),
+        ("1:00:60", "below 60"),
+        ("1:75:00", "below 60"),
+        ("1.5:00", "last field"),
+        ("1:2:3:4", "m:ss"),
+        ("1:", "digits only"),
+        (":30", "digits only"),
+        ("1: 30", "digits only"),
+        ("24h1ns", "unknown unit"),
+        ("24h0.000000001s", "over 24 h"),
+        ("25h", "over 24 h"),
+        ("1441m", "over 24 h"),
+        ("24:00:01", "over 24 h"),
+        ("86401", "over 24 h"),
+        ("99999999999999999999999h", "over 24 h"),
+        ("5s 5", "needs a unit"),
+        (String(repeating: "1", count: 65), "too long"),
+        ("1e3s", "unknown unit 'e'"),
+    ]
+
+    @Test(arguments: bad)
+    func rejects(text: String, reason: String) {
+        switch Units.duration(text) {
+        case .success(let value): Issue.record("'\(text)' parsed as \(value)")
+        case .failure(let error): #expect(error.reason.contains(reason), "'\(text)': \(error.reason)")
+        }
+    }
+}
+
+@Suite struct LevelTests {
+    static let gains: [(String, Double)] = [
+        ("-14 dB", -14), ("-14dB", -14), ("0 dB", 0), ("-14", -14), ("+6 dB", 6), ("-3.5 db", -3.5),
+        ("24 DB", 24), ("-120dB", -120), ("-0", 0),
+    ]
+
+    @Test(arguments: gains)
+    func gain(text: String, value: Double) throws {
+        #expect(try Units.gain(text).get() == value)
+    }
+
+    static let badGains: [(String, String)] = [
+        ("-121 dB", "outside"), ("25 dB", "outside"), ("-14 dBA", "unknown unit 'dba'"), ("loud", "expected a number"),
+        ("", "empty"), ("nan dB", "not a number"), ("-inf dB", "infinite"), ("- 14 dB", "expected a number"),
+    ]
+
+    @Test(arguments: badGains)
+    func badGain(text: String, reason: String) {
+        guard case .failure(let error) = Units.gain(text) else {
+            Issue.record("'\(text)' accepted")
+            return
+        }
+        #expect(error.reason.contains(reason), "'\(text)': \(error.reason)")
+    }
+
+    static let frequencies: [(String, Double)] = [
+        ("528 Hz", 528), ("528Hz", 528), ("528", 528), ("1.2 kHz", 1200), ("1.2kHz", 1200), ("2 KHZ", 2000),
+        ("110 hz", 110), ("0.5 Hz", 0.5), ("22.05 kHz", 22050),
+    ]
+
+    @Test(arguments: frequencies)
+    func frequency(text: String, value: Double) throws {
+        #expect(try Units.frequency(text).get() == value)
+    }
+
+    static let badFrequencies: [(String, String)] = [
+        ("0 Hz", "above 0"), ("-5 Hz", "above 0"), ("528 MHz", "unknown unit"), ("A4", "expected a number"),
+        ("inf Hz", "infinite"), (String(repeating: "9", count: 400) + " Hz", "too long"),
+    ]
+
+    @Test(arguments: badFrequencies)
+    func badFrequency(text: String, reason: String) {
+        guard case .failure(let error) = Units.frequency(text) else {
+            Issue.record("'\(text)' accepted")
+            return
+        }
+        #expect(error.reason.contains(reason), "'\(text)': \(error.reason)")
+    }
+
+    static let loudnessCases: [(String, Double?)] = [
+        ("-16 LUFS", -16), ("-16LUFS", -16), ("-23", -23), ("-14 lufs", -14), ("-70 LUFS", -70), ("-5 LUFS", -5),
+        ("off", nil), ("OFF", nil), ("-18 LKFS", -18),
+    ]
+
+    @Test(arguments: loudnessCases)
+    func loudness(text: String, value: Double?) throws {
+        #expect(try Units.loudness(text).get() == value)
+    }
+
+    @Test(arguments: ["-4 LUFS", "-71 LUFS", "0", "-16 dB", "on", ""])
+    func badLoudness(text: String) {
+        #expect(throws: UnitError.self) { try Units.loudness(text).get() }
+    }
+
+    static let peaks: [(String, Double)] = [("-1 dBTP", -1), ("-1dbtp", -1), ("-0.5", -0.5), ("0 dBTP", 0), ("-20 dBTP", -20)]
+
+    @Test(arguments: peaks)
+    func truePeak(text: String, value: Double) throws {
+        #expect(try Units.truePeak(text).get() == value)
+    }
+
+    @Test(arguments: ["1 dBTP", "-21 dBTP", "-1 dB", "peak"])
+    func badTruePeak(text: String) {
+        #expect(throws: UnitError.self) { try Units.truePeak(text).get() }
+    }
+}
+
+@Suite struct SuggestionTests {
+    static let cases: [(String, [String], String?)] = [
+        ("durration", RecipeDecoder.topKeys, "duration"),
+        ("boxx", BuiltinPatterns.names, "box"),
+        ("inhle", ["inhale", "hold", "exhale", "start", "end"], "inhale"),
+        ("Box", BuiltinPatterns.names, "box"),
+        ("pomodro", BuiltinPatterns.names, "pomodoro"),
+        ("smaple_rate", DecodeContext.outputKeys, "sample_rate"),
+        ("xy", ["id"], nil),
+        ("sleep", BuiltinPatterns.names, nil),
+        ("completely_unrelated", RecipeDecoder.topKeys, nil),
+        (String(repeating: "a", count: 1000), ["a"], nil),
+    ]
+
+    @Test(arguments: cases)
+    func closest(word: String, candidates: [String], expected: String?) {
+        #expect(Suggestions.closest(to: word, in: candidates) == expected)
+    }
+}
