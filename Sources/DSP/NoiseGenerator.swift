@@ -68,23 +68,51 @@ public struct NoiseGenerator: Sendable {
         frame += Int64(frames)
     }
 
-    /// A fundamental with a fifth and an octave, slightly detuned between channels, with a slow swell.
+    /// The drone's voices: (frequency ratio, amplitude); the fundamental, a fifth, an octave and a twelfth.
+    private static let droneVoices: [(ratio: Double, amplitude: Double)] = [(1, 0.5), (1.5, 0.25), (2, 0.18), (3, 0.07)]
+    /// The drone's slow swell, in Hz.
+    private static let swellHertz = 0.07
+
+    /// A chord of sines, slightly detuned between channels, with a slow swell.
+    ///
+    /// Each oscillator starts every block at the phase computed exactly from the
+    /// frame index, then turns by a fixed rotation per frame within the block, so
+    /// nothing accumulates across blocks and every render gives the same samples.
     private func renderDrone(into out: UnsafeMutableBufferPointer<Float>, frames: Int, hertz: Double) {
-        let rate = Double(sampleRate)
-        let nyquist = rate / 2
-        let voices: [(ratio: Double, amp: Double)] = [(1, 0.5), (1.5, 0.25), (2, 0.18), (3, 0.07)]
-        for i in 0..<frames {
-            let n = Double(frame + Int64(i))
-            let swell = 0.8 + 0.2 * sin(2 * Double.pi * (n * 0.07).truncatingRemainder(dividingBy: rate) / rate)
-            for c in 0..<channels {
-                let detune = 1 + (Double(c) - Double(channels - 1) / 2) * 0.0015
-                var s = 0.0
-                for v in voices where hertz * v.ratio * detune < nyquist {
-                    let cycles = (n * hertz * v.ratio * detune).truncatingRemainder(dividingBy: rate) / rate
-                    s += v.amp * sin(2 * Double.pi * cycles)
-                }
-                out[i * channels + c] = Float(s * swell * 0.25)
+        let nyquist = Double(sampleRate) / 2
+        for c in 0..<channels {
+            let detune = 1 + (Double(c) - Double(channels - 1) / 2) * 0.0015
+            for i in 0..<frames { out[i * channels + c] = 0 }
+            for voice in Self.droneVoices where hertz * voice.ratio * detune < nyquist {
+                var rotor = Rotor(hertz: hertz * voice.ratio * detune, frame: frame, sampleRate: sampleRate)
+                let amplitude = Float(voice.amplitude * 0.25)
+                for i in 0..<frames { out[i * channels + c] += amplitude * rotor.next() }
             }
+            var swell = Rotor(hertz: Self.swellHertz, frame: frame, sampleRate: sampleRate)
+            for i in 0..<frames { out[i * channels + c] *= 0.8 + 0.2 * swell.next() }
         }
+    }
+}
+
+/// A sine oscillator as a rotating unit vector, started at an exact phase.
+struct Rotor {
+    private var re: Double, im: Double
+    private let cr: Double, ci: Double
+
+    /// Starts at the phase of `frame`: 2π·frac(frame × hertz / rate), computed without accumulation.
+    init(hertz: Double, frame: Int64, sampleRate: Int) {
+        let rate = Double(sampleRate)
+        let start = 2 * Double.pi * (Double(frame) * hertz).truncatingRemainder(dividingBy: rate) / rate
+        let step = 2 * Double.pi * hertz / rate
+        re = cos(start); im = sin(start)
+        cr = cos(step); ci = sin(step)
+    }
+
+    /// The sine at the current frame; then advances one frame.
+    @inline(__always)
+    mutating func next() -> Float {
+        let value = Float(im)
+        (re, im) = (re * cr - im * ci, re * ci + im * cr)
+        return value
     }
 }
