@@ -47,7 +47,7 @@ public final class TruePeakInterpolator {
     }
 
     /// Frames handled per internal pass; longer calls are split.
-    static let chunkFrames = 1024
+    public static let chunkFrames = 1024
     /// Frames of history kept per channel.
     static let history = span - 1
     /// Extra frames after a chunk so the last 8-lane group may read and write past its end.
@@ -102,7 +102,7 @@ public final class TruePeakInterpolator {
 
     /// The largest magnitude among the kept history samples: with the next chunk's
     /// own samples, a bound on every input its interpolated values read.
-    var historyPeak: Float {
+    public var historyPeak: Float {
         var m: Float = 0
         for c in 0..<channels {
             let lane = lanes + c * Self.laneStride
@@ -112,7 +112,7 @@ public final class TruePeakInterpolator {
     }
 
     /// Interpolates up to ``chunkFrames`` frames into ``peaks`` and returns the largest.
-    func detect(_ input: UnsafePointer<Float>, frames: Int) -> Float {
+    public func detect(_ input: UnsafePointer<Float>, frames: Int) -> Float {
         deinterleave(input, from: 0, to: frames)
         let w = UnsafePointer(weights)
         var i = 0
@@ -132,7 +132,7 @@ public final class TruePeakInterpolator {
 
     /// Takes `frames` frames (up to ``chunkFrames``) into the history without interpolating:
     /// for chunks whose every interpolated value is known to be small.
-    func skip(_ input: UnsafePointer<Float>, frames: Int) {
+    public func skip(_ input: UnsafePointer<Float>, frames: Int) {
         deinterleave(input, from: max(0, frames - Self.history), to: frames)
         shiftHistory(frames)
     }

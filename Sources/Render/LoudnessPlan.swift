@@ -3,6 +3,27 @@ import AudioIO
 import DSP
 import Foundation
 
+/// Integrated loudness (libebur128) and true peak (4× oversampled) of a stream.
+struct LoudnessMeasurement {
+    private let loudnessMeter: LoudnessMeter
+    private let peakMeter: TruePeakMeter
+
+    init(channels: Int, sampleRate: Int) throws(AudioError) {
+        loudnessMeter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        peakMeter = TruePeakMeter(channels: channels)
+    }
+
+    func add(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
+        try loudnessMeter.add(samples, frames: frames)
+        peakMeter.add(samples, frames: frames)
+    }
+
+    /// (LUFS, dBTP); -inf for silence.
+    func finish() -> (loudness: Double, truePeak: Double) {
+        (loudnessMeter.integratedLoudness(), peakMeter.finish())
+    }
+}
+
 /// The gain that brings a mix to its loudness target, found by measuring before encoding.
 ///
 /// Pass 1 measures the mix's integrated loudness and true peak. The gain
@@ -14,67 +35,61 @@ import Foundation
 struct LoudnessPlan {
     /// Linear gain applied before the limiter.
     var gain: Float
-    /// Whether the limiter runs in the final pass.
+    /// Whether the limiter runs in the final pass, and its ceiling in dBTP.
     var limit: Bool
-    /// Loudness and true peak of the mix as first measured.
-    var measuredLoudness: Double
-    var measuredTruePeak: Double
+    var ceiling: Double
     /// Analysis passes run (for the report).
     var passes: Int
 
-    /// Headroom kept below the ceiling when deciding whether the limiter is needed,
-    /// and aimed for by it, so rounding and dither never reach the ceiling.
+    /// Headroom below the ceiling within which a plain gain is not trusted to stay under it.
     static let margin = 0.05
 
-    static func plan(target: Double, ceiling: Double, sampleRate: Int, channels: Int,
-                     makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> LoudnessPlan {
+    /// Loudness and true peak of the unprocessed mix (pass 1).
+    static func measure(sampleRate: Int, channels: Int, makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> (loudness: Double, truePeak: Double) {
         var mix = try makeMix()
-        let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: true)
+        let meter = try LoudnessMeasurement(channels: channels, sampleRate: sampleRate)
         var block = [Float](repeating: 0, count: Block.frames * channels)
         while true {
             let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try mix.render(into: p) }
             if n == 0 { break }
             try block.withUnsafeBufferPointer { (p) throws(AudioError) in try meter.add(p, frames: n) }
         }
-        let loudness = meter.integratedLoudness()
-        let peak = meter.truePeakDB()
-        guard loudness.isFinite else {
+        return meter.finish()
+    }
+
+    /// The gain (and limiter) for `target` under `ceiling`, given pass 1's measurement.
+    static func plan(measured: (loudness: Double, truePeak: Double), target: Double, ceiling: Double, sampleRate: Int, channels: Int,
+                     makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> LoudnessPlan {
+        guard measured.loudness.isFinite else {
             // silence (or below the gate): nothing to normalize
-            return LoudnessPlan(gain: 1, limit: false, measuredLoudness: loudness, measuredTruePeak: peak, passes: 1)
+            return LoudnessPlan(gain: 1, limit: false, ceiling: ceiling, passes: 1)
         }
-        var gainDB = target - loudness
-        guard peak + gainDB > ceiling - margin else {
-            return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: false,
-                                measuredLoudness: loudness, measuredTruePeak: peak, passes: 1)
+        var gainDB = target - measured.loudness
+        guard measured.truePeak + gainDB > ceiling - margin else {
+            return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: false, ceiling: ceiling, passes: 1)
         }
         var passes = 1
+        var block = [Float](repeating: 0, count: Block.frames * channels)
         for _ in 0..<3 {
-            let limited = try measureLimited(gainDB: gainDB, ceiling: ceiling, sampleRate: sampleRate, channels: channels,
-                                             makeMix: makeMix, block: &block)
+            var mix = try makeMix()
+            let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+            var stage = LimiterStage(channels: channels, sampleRate: sampleRate, ceiling: ceiling)
+            try stage.run(mix: &mix, gain: Float(Gain.linear(dB: gainDB)), block: &block) { (p, n) throws(AudioError) in
+                try meter.add(p, frames: n)
+            }
             passes += 1
+            let limited = meter.integratedLoudness()
             let error = target - limited
             if abs(error) < 0.1 || !limited.isFinite { break }
             gainDB += error
         }
-        return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: true,
-                            measuredLoudness: loudness, measuredTruePeak: peak, passes: passes)
-    }
-
-    /// The integrated loudness of the mix after `gainDB` and the limiter.
-    private static func measureLimited(gainDB: Double, ceiling: Double, sampleRate: Int, channels: Int,
-                                       makeMix: () throws(AudioError) -> MixSource, block: inout [Float]) throws(AudioError) -> Double {
-        var mix = try makeMix()
-        let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
-        var stage = LimiterStage(channels: channels, sampleRate: sampleRate, ceiling: ceiling - margin)
-        let gain = Float(Gain.linear(dB: gainDB))
-        try stage.run(mix: &mix, gain: gain, block: &block) { (p, n) throws(AudioError) in try meter.add(p, frames: n) }
-        return meter.integratedLoudness()
+        return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: true, ceiling: ceiling, passes: passes)
     }
 }
 
 /// The limiter with its latency hidden: N frames in, the same N frames out, aligned.
 struct LimiterStage {
-    private var limiter: TruePeakLimiter
+    private let limiter: TruePeakLimiter
     private let channels: Int
 
     init(channels: Int, sampleRate: Int, ceiling: Double) {

@@ -12,7 +12,7 @@ struct OutputPlan {
     let ceiling: Double
 
     /// Extra headroom for lossy encoders (their decoded peaks exceed the input's).
-    static let lossyHeadroom = 1.0
+    static let lossyHeadroom = 0.5
 
     init(recipe: Recipe, outputPath: String?) throws(DiagnosticList) {
         let fromExtension = outputPath.flatMap { AudioFormat(fileExtension: ($0 as NSString).pathExtension) }

@@ -56,18 +56,58 @@ public final class TrackRenderer: @unchecked Sendable {
     private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
-        var plan: LoudnessPlan?
-        if let target = recipe.output.loudness {
-            plan = try LoudnessPlan.plan(target: target, ceiling: output.ceiling, sampleRate: rate, channels: channels,
-                                         makeMix: sources.makeMix)
-        }
+        let measured = recipe.output.loudness == nil ? nil
+            : try LoudnessPlan.measure(sampleRate: rate, channels: channels, makeMix: sources.makeMix)
         try Self.createFolder(for: output.audioPath)
-        let file = try AtomicOutputFile(path: output.audioPath)
+        var ceiling = output.ceiling
+        for attempt in 1...Self.lossyAttempts {
+            var plan: LoudnessPlan?
+            if let target = recipe.output.loudness, let measured {
+                plan = try LoudnessPlan.plan(measured: measured, target: target, ceiling: ceiling, sampleRate: rate,
+                                             channels: channels, makeMix: sources.makeMix)
+            }
+            let file = try AtomicOutputFile(path: output.audioPath)
+            var (loudness, peak) = try encodePass(recipe: recipe, timeline: timeline, sources: sources, output: output,
+                                                  plan: plan, seed: seed, file: file)
+            if output.format.isLossy {
+                (loudness, peak) = try Self.verifyLossy(file: file, path: output.audioPath, frames: timeline.totalFrames,
+                                                        rate: rate, channels: channels)
+                // the decoder's overshoot is only known after encoding: lower the ceiling by it and encode again
+                if plan != nil, peak > recipe.output.truePeak, attempt < Self.lossyAttempts {
+                    ceiling -= peak - recipe.output.truePeak + 0.1
+                    file.discard()
+                    continue
+                }
+            }
+            let sha = try file.sha256()
+            let size = file.size()
+            let sheet = CueSheetBuilder.build(recipe: recipe, timeline: timeline, sounds: sources.cueLengths,
+                                              audioFile: (output.audioPath as NSString).lastPathComponent, sha256: sha,
+                                              loudness: loudness.isFinite ? loudness : nil, truePeak: peak.isFinite ? peak : nil)
+            let cues = try AtomicOutputFile(path: output.cueSheetPath)
+            try cues.write(Array(sheet.jsonText().utf8))
+            try file.commit()
+            try cues.commit()
+            return RenderedTrack(recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath, format: output.format,
+                                 frames: timeline.totalFrames, sampleRate: rate, loudness: loudness.isFinite ? loudness : nil,
+                                 truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false)
+        }
+        throw AudioError(file: output.audioPath, operation: "render", reason: "no encoding attempt was kept", kind: .software)
+    }
+
+    /// Encodings tried for a lossy format before its true peak is accepted as measured.
+    static let lossyAttempts = 3
+
+    /// The final pass: mix → gain → limiter → meter → encoder, into `file`. Returns the written audio's loudness and true peak.
+    private func encodePass(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, plan: LoudnessPlan?,
+                            seed: [UInt8], file: AtomicOutputFile) throws -> (Double, Double) {
+        let channels = recipe.output.channels
+        let rate = recipe.output.sampleRate
         let tags = [("TITLE", recipe.title), ("ALBUM", recipe.category ?? "Cadence"), ("COMMENT", "\(recipe.pattern.name), rendered by Cadence")]
         let encoder = try TrackEncoder(format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
                                        path: output.audioPath, sampleRate: rate, channels: channels,
                                        seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), tags: tags)
-        let meter = try LoudnessMeter(channels: channels, sampleRate: rate, truePeak: true)
+        let meter = try LoudnessMeasurement(channels: channels, sampleRate: rate)
         var mix = try sources.makeMix()
         var block = [Float](repeating: 0, count: Block.frames * channels)
         var written: Int64 = 0
@@ -84,7 +124,7 @@ public final class TrackRenderer: @unchecked Sendable {
             written += Int64(n)
         }
         if let plan, plan.limit {
-            var stage = LimiterStage(channels: channels, sampleRate: rate, ceiling: output.ceiling - LoudnessPlan.margin)
+            var stage = LimiterStage(channels: channels, sampleRate: rate, ceiling: plan.ceiling)
             try stage.run(mix: &mix, gain: plan.gain, block: &block, sink: sink)
         } else {
             let gain = plan?.gain ?? 1
@@ -108,28 +148,12 @@ public final class TrackRenderer: @unchecked Sendable {
             throw AudioError(file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(timeline.totalFrames)", kind: .software)
         }
         try encoder.finish()
-        var loudness = meter.integratedLoudness()
-        var peak = meter.truePeakDB()
-        if output.format.isLossy {
-            (loudness, peak) = try Self.verifyLossy(file: file, path: output.audioPath, frames: timeline.totalFrames, rate: rate, channels: channels)
-        }
-        let sha = try file.sha256()
-        let size = file.size()
-        let sheet = CueSheetBuilder.build(recipe: recipe, timeline: timeline, sounds: sources.cueLengths,
-                                          audioFile: (output.audioPath as NSString).lastPathComponent, sha256: sha,
-                                          loudness: loudness.isFinite ? loudness : nil, truePeak: peak.isFinite ? peak : nil)
-        let cues = try AtomicOutputFile(path: output.cueSheetPath)
-        try cues.write(Array(sheet.jsonText().utf8))
-        try file.commit()
-        try cues.commit()
-        return RenderedTrack(recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath, format: output.format,
-                             frames: written, sampleRate: rate, loudness: loudness.isFinite ? loudness : nil,
-                             truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false)
+        return meter.finish()
     }
 
     /// Decodes a lossy file just written: its frame count must match the timeline; returns its loudness and true peak.
     private static func verifyLossy(file: AtomicOutputFile, path: String, frames: Int64, rate: Int, channels: Int) throws(AudioError) -> (Double, Double) {
-        let meter = try LoudnessMeter(channels: channels, sampleRate: rate, truePeak: true)
+        let meter = try LoudnessMeasurement(channels: channels, sampleRate: rate)
         let decoded = try AudioDecoder.decode(path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: rate, channels: channels,
                                               maximumFrames: frames + Int64(rate)) { (p, n) throws(AudioError) in
             try meter.add(p, frames: n)
@@ -137,7 +161,7 @@ public final class TrackRenderer: @unchecked Sendable {
         guard decoded == frames else {
             throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)
         }
-        return (meter.integratedLoudness(), meter.truePeakDB())
+        return meter.finish()
     }
 
     private static func readRecipe(_ path: String) throws(DiagnosticList) -> [UInt8] {

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The true peak of a stream (4× oversampled, libebur128's filter), computed only where it can matter.
+///
+/// A chunk whose largest sample (with the history its interpolation reads),
+/// times the filter's worst-case overshoot, cannot beat the peak found so far
+/// is only taken into the history, not interpolated: for most of a track,
+/// once the loudest moment is known, that is nearly every chunk. The result
+/// equals interpolating everything.
+public final class TruePeakMeter {
+    private let interpolator: TruePeakInterpolator
+    private let channels: Int
+    private var zeros: [Float]
+    /// The largest interpolated magnitude so far, linear.
+    public private(set) var peak: Float = 0
+
+    public init(channels: Int) {
+        self.channels = channels
+        self.interpolator = TruePeakInterpolator(channels: channels)
+        self.zeros = [Float](repeating: 0, count: TruePeakInterpolator.delay * 2 * channels)
+    }
+
+    /// Measures `frames` frames of interleaved samples.
+    public func add(_ samples: UnsafeBufferPointer<Float>, frames: Int) {
+        guard let base = samples.baseAddress else { return }
+        var done = 0
+        while done < frames {
+            let n = min(TruePeakInterpolator.chunkFrames, frames - done)
+            let chunk = base + done * channels
+            var bound = interpolator.historyPeak
+            for i in 0..<(n * channels) { bound = max(bound, abs(chunk[i])) }
+            if bound * TruePeakInterpolator.worstCaseOvershoot <= peak {
+                interpolator.skip(chunk, frames: n)
+            } else {
+                peak = max(peak, interpolator.detect(chunk, frames: n))
+            }
+            done += n
+        }
+    }
+
+    /// The true peak in dBTP, after the last instants still inside the filter are measured.
+    public func finish() -> Double {
+        zeros.withUnsafeBufferPointer { add($0, frames: TruePeakInterpolator.delay * 2) }
+        return peak > 0 ? 20 * log10(Double(peak)) : -.infinity
+    }
+}
+
