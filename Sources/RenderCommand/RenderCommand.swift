@@ -28,6 +28,8 @@ public enum RenderCommand {
 
     /// Runs with the process's arguments; returns the exit status.
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
+        // a closed stdout (`render … | head`) must not kill a render midway
+        signal(SIGPIPE, SIG_IGN)
         let options: Options
         do {
             options = try Options.parse(arguments)
