@@ -30,10 +30,33 @@ public final class SoundFileWriter {
     public let channels: Int
     private var handle: OpaquePointer?
 
+    /// libsndfile's version, e.g. (1, 2, 0), from `sf_version_string`.
+    public static let libraryVersion: (Int, Int, Int) = {
+        let text = String(cString: sf_version_string()).drop { !$0.isNumber }
+        let parts = text.split(whereSeparator: { !$0.isNumber }).prefix(3).map { Int($0) ?? 0 }
+        return (parts.count > 0 ? parts[0] : 0, parts.count > 1 ? parts[1] : 0, parts.count > 2 ? parts[2] : 0)
+    }()
+
+    /// Why libsndfile cannot be trusted with a format, or nil.
+    ///
+    /// Before 1.2.2, `alac_pakt_encode` sizes the CAF packet table at 2 bytes a
+    /// packet but writes up to 4 (libsndfile issue #973): a loud 24-bit stereo
+    /// ALAC file corrupts the heap when it is closed.
+    public static func defect(of format: Format) -> String? {
+        let (major, minor, patch) = libraryVersion
+        if format.major == Int32(SF_FORMAT_CAF), (major, minor, patch) < (1, 2, 2) {
+            return "CAF (ALAC) output needs libsndfile 1.2.2 or later; \(major).\(minor).\(patch) here overruns its packet table on loud material (libsndfile issue #973)"
+        }
+        return nil
+    }
+
     /// Opens a writer on `fd` (`sf_open_fd`, the descriptor stays open after `finish`).
     public init(fileDescriptor fd: Int32, path: String, format: Format, sampleRate: Int, channels: Int) throws(AudioError) {
         self.path = path
         self.channels = channels
+        if let defect = Self.defect(of: format) {
+            throw AudioError(file: path, operation: "open", reason: defect, kind: .data)
+        }
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)

@@ -35,14 +35,18 @@ struct LoudnessMeasurement {
 struct LoudnessPlan {
     /// Linear gain applied before the limiter.
     var gain: Float
-    /// Whether the limiter runs in the final pass, and its ceiling in dBTP.
+    /// Whether the limiter runs in the final pass, and the level it holds, in dBTP.
     var limit: Bool
-    var ceiling: Double
+    var limiterCeiling: Double
     /// Analysis passes run (for the report).
     var passes: Int
 
-    /// Headroom below the ceiling within which a plain gain is not trusted to stay under it.
-    static let margin = 0.05
+    /// Headroom kept under the ceiling: true-peak meters differ by a few tenths of a dB
+    /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
+    /// so the limiter aims this far below and a plain gain must stay this far below.
+    static let margin = 0.3
+    /// Analysis passes with the limiter, at most, to settle the gain.
+    static let maximumLimitedPasses = 6
 
     /// Loudness and true peak of the unprocessed mix (pass 1).
     static func measure(sampleRate: Int, channels: Int, makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> (loudness: Double, truePeak: Double) {
@@ -62,28 +66,37 @@ struct LoudnessPlan {
                      makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> LoudnessPlan {
         guard measured.loudness.isFinite else {
             // silence (or below the gate): nothing to normalize
-            return LoudnessPlan(gain: 1, limit: false, ceiling: ceiling, passes: 1)
+            return LoudnessPlan(gain: 1, limit: false, limiterCeiling: ceiling - margin, passes: 1)
         }
         var gainDB = target - measured.loudness
         guard measured.truePeak + gainDB > ceiling - margin else {
-            return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: false, ceiling: ceiling, passes: 1)
+            return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: false, limiterCeiling: ceiling - margin, passes: 1)
         }
+        // The limited loudness grows more slowly than the gain (the limiter takes
+        // back part of it), so the gain is corrected by the secant through the
+        // last two tries rather than by the plain error.
         var passes = 1
         var block = [Float](repeating: 0, count: Block.frames * channels)
-        for _ in 0..<3 {
+        var previous: (gain: Double, loudness: Double)?
+        for _ in 0..<maximumLimitedPasses {
             var mix = try makeMix()
             let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
-            var stage = LimiterStage(channels: channels, sampleRate: sampleRate, ceiling: ceiling)
+            let stage = LimiterStage(channels: channels, sampleRate: sampleRate, ceiling: ceiling - margin)
             try stage.run(mix: &mix, gain: Float(Gain.linear(dB: gainDB)), block: &block) { (p, n) throws(AudioError) in
                 try meter.add(p, frames: n)
             }
             passes += 1
             let limited = meter.integratedLoudness()
             let error = target - limited
-            if abs(error) < 0.1 || !limited.isFinite { break }
-            gainDB += error
+            if abs(error) < 0.05 || !limited.isFinite { break }
+            var slope = 1.0
+            if let previous, gainDB != previous.gain {
+                slope = min(1, max(0.05, (limited - previous.loudness) / (gainDB - previous.gain)))
+            }
+            previous = (gainDB, limited)
+            gainDB += min(24, error / slope)
         }
-        return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: true, ceiling: ceiling, passes: passes)
+        return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: true, limiterCeiling: ceiling - margin, passes: passes)
     }
 }
 
@@ -98,7 +111,7 @@ struct LimiterStage {
     }
 
     /// Renders the whole mix through gain and limiter, handing aligned blocks to `sink`.
-    mutating func run(mix: inout MixSource, gain: Float, block: inout [Float],
+    func run(mix: inout MixSource, gain: Float, block: inout [Float],
                       sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void) throws(AudioError) {
         var skip = limiter.latency
         while true {

@@ -1,4 +1,5 @@
 import AudioCore
+import AudioIO
 import Foundation
 import Recipe
 
@@ -32,6 +33,9 @@ struct OutputPlan {
             throw DiagnosticList([Diagnostic(
                 "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
                 at: recipe.location(of: "output.bit_depth"))])
+        }
+        if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
+            throw DiagnosticList([Diagnostic(defect, at: recipe.locations["output.format"] ?? SourceLocation(file: recipe.file, line: 1, column: 1))])
         }
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension

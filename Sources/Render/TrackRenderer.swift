@@ -60,10 +60,11 @@ public final class TrackRenderer: @unchecked Sendable {
             : try LoudnessPlan.measure(sampleRate: rate, channels: channels, makeMix: sources.makeMix)
         try Self.createFolder(for: output.audioPath)
         var ceiling = output.ceiling
+        var targetOffset = 0.0
         for attempt in 1...Self.lossyAttempts {
             var plan: LoudnessPlan?
             if let target = recipe.output.loudness, let measured {
-                plan = try LoudnessPlan.plan(measured: measured, target: target, ceiling: ceiling, sampleRate: rate,
+                plan = try LoudnessPlan.plan(measured: measured, target: target + targetOffset, ceiling: ceiling, sampleRate: rate,
                                              channels: channels, makeMix: sources.makeMix)
             }
             let file = try AtomicOutputFile(path: output.audioPath)
@@ -72,11 +73,17 @@ public final class TrackRenderer: @unchecked Sendable {
             if output.format.isLossy {
                 (loudness, peak) = try Self.verifyLossy(file: file, path: output.audioPath, frames: timeline.totalFrames,
                                                         rate: rate, channels: channels)
-                // the decoder's overshoot is only known after encoding: lower the ceiling by it and encode again
-                if plan != nil, peak > recipe.output.truePeak, attempt < Self.lossyAttempts {
-                    ceiling -= peak - recipe.output.truePeak + 0.1
-                    file.discard()
-                    continue
+                // the codec's overshoot and loudness change are only known after encoding:
+                // correct the ceiling and the target by them and encode again
+                if let target = recipe.output.loudness, loudness.isFinite, attempt < Self.lossyAttempts {
+                    let over = peak - (recipe.output.truePeak - LoudnessPlan.margin / 2)
+                    let off = target - loudness
+                    if over > 0 || abs(off) > 0.2 {
+                        if over > 0 { ceiling -= over + 0.1 }
+                        targetOffset += off
+                        file.discard()
+                        continue
+                    }
                 }
             }
             let sha = try file.sha256()
@@ -96,7 +103,7 @@ public final class TrackRenderer: @unchecked Sendable {
     }
 
     /// Encodings tried for a lossy format before its true peak is accepted as measured.
-    static let lossyAttempts = 3
+    static let lossyAttempts = 4
 
     /// The final pass: mix → gain → limiter → meter → encoder, into `file`. Returns the written audio's loudness and true peak.
     private func encodePass(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, plan: LoudnessPlan?,
@@ -124,7 +131,7 @@ public final class TrackRenderer: @unchecked Sendable {
             written += Int64(n)
         }
         if let plan, plan.limit {
-            var stage = LimiterStage(channels: channels, sampleRate: rate, ceiling: plan.ceiling)
+            let stage = LimiterStage(channels: channels, sampleRate: rate, ceiling: plan.limiterCeiling)
             try stage.run(mix: &mix, gain: plan.gain, block: &block, sink: sink)
         } else {
             let gain = plan?.gain ?? 1
