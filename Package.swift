@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
-        .testTarget(name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+        .testTarget(
+            name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
     ]
 )

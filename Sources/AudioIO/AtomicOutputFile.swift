@@ -34,14 +34,18 @@ public final class AtomicOutputFile {
         }
         let unnamedError = errno
         guard unnamedError == EOPNOTSUPP || unnamedError == EISDIR || unnamedError == EINVAL else {
-            throw AudioError(file: path, operation: "create", reason: "cannot create a file in \(directory): \(String(cString: strerror(unnamedError)))", kind: .cannotCreate)
+            throw AudioError(
+                file: path, operation: "create", reason: "cannot create a file in \(directory): \(String(cString: strerror(unnamedError)))",
+                kind: .cannotCreate)
         }
         cadence_install_cleanup_handlers()
         let name = (path as NSString).lastPathComponent
         var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
         let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard named >= 0 else {
-            throw AudioError(file: path, operation: "create", reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))", kind: .cannotCreate)
+            throw AudioError(
+                file: path, operation: "create", reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))",
+                kind: .cannotCreate)
         }
         let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [0])
         fchmod(named, 0o644)

@@ -10,13 +10,17 @@ public enum AudioDecoder {
     /// Decodes `path`, handing converted blocks to `sink`; returns the frames produced.
     /// Throws when the result would exceed `maximumFrames`.
     @discardableResult
-    public static func decode(path: String, sampleRate: Int, channels: Int, maximumFrames: Int64,
-                              quality: SampleRateConverter.Quality = .medium,
-                              sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void) throws(AudioError) -> Int64 {
+    public static func decode(
+        path: String, sampleRate: Int, channels: Int, maximumFrames: Int64,
+        quality: SampleRateConverter.Quality = .medium,
+        sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
+    ) throws(AudioError) -> Int64 {
         let reader = try SoundFileReader(path: path)
         let source = reader.channels
         let work = source == 1 ? 1 : channels
-        let converter = reader.sampleRate == sampleRate ? nil
+        let converter =
+            reader.sampleRate == sampleRate
+            ? nil
             : try SampleRateConverter(channels: work, inputRate: reader.sampleRate, outputRate: sampleRate, quality: quality, name: path)
         let blockFrames = Block.frames
         var raw = [Float](repeating: 0, count: blockFrames * source)
@@ -32,8 +36,9 @@ public enum AudioDecoder {
             guard frames > 0 else { return }
             produced += Int64(frames)
             guard produced <= maximumFrames else {
-                throw AudioError(file: path, operation: "decode",
-                                 reason: "longer than the limit of \(maximumFrames / Int64(sampleRate)) s at \(sampleRate) Hz", kind: .data)
+                throw AudioError(
+                    file: path, operation: "decode",
+                    reason: "longer than the limit of \(maximumFrames / Int64(sampleRate)) s at \(sampleRate) Hz", kind: .data)
             }
             if work == channels {
                 try sink(samples, frames)
@@ -57,8 +62,9 @@ public enum AudioDecoder {
             while true {
                 let (used, generated) = try mapped.withUnsafeBufferPointer { (input) throws(AudioError) in
                     try converted.withUnsafeMutableBufferPointer { (output) throws(AudioError) in
-                        try converter.process(input: input.baseAddress! + offset * work, inputFrames: got - offset,
-                                              output: output.baseAddress!, outputCapacity: outCapacity, endOfInput: ended)
+                        try converter.process(
+                            input: input.baseAddress! + offset * work, inputFrames: got - offset,
+                            output: output.baseAddress!, outputCapacity: outCapacity, endOfInput: ended)
                     }
                 }
                 offset += used

@@ -16,7 +16,8 @@ public final class LoudnessMeter {
         var mode = Int32(EBUR128_MODE_I.rawValue) | Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue) | Int32(EBUR128_MODE_HISTOGRAM.rawValue)
         if truePeak { mode |= Int32(EBUR128_MODE_TRUE_PEAK.rawValue) }
         guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else {
-            throw AudioError(file: "loudness", operation: "ebur128_init", reason: "cannot measure \(channels) channels at \(sampleRate) Hz", kind: .software)
+            throw AudioError(
+                file: "loudness", operation: "ebur128_init", reason: "cannot measure \(channels) channels at \(sampleRate) Hz", kind: .software)
         }
         self.state = state
     }
@@ -61,4 +62,3 @@ public final class LoudnessMeter {
         return peak
     }
 }
-

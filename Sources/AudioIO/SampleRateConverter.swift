@@ -4,7 +4,7 @@ import CSamplerate
 /// Streaming sample-rate conversion with libsamplerate's sinc converters. Owns one `SRC_STATE*`.
 public final class SampleRateConverter {
     public enum Quality: Int32, Sendable {
-        case best = 0, medium = 1, fastest = 2 // SRC_SINC_BEST_QUALITY, _MEDIUM_, _FASTEST
+        case best = 0, medium = 1, fastest = 2  // SRC_SINC_BEST_QUALITY, _MEDIUM_, _FASTEST
     }
 
     public let channels: Int
@@ -23,16 +23,19 @@ public final class SampleRateConverter {
         }
         self.state = state
         guard src_is_valid_ratio(ratio) != 0 else {
-            throw AudioError(file: name, operation: "src_new",
-                             reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio out of range)", kind: .data)
+            throw AudioError(
+                file: name, operation: "src_new",
+                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio out of range)", kind: .data)
         }
     }
 
     deinit { if let state { src_delete(state) } }
 
     /// Converts (`src_process`) up to `inputFrames` frames; returns frames consumed and produced.
-    public func process(input: UnsafePointer<Float>?, inputFrames: Int, output: UnsafeMutablePointer<Float>,
-                        outputCapacity: Int, endOfInput: Bool) throws(AudioError) -> (used: Int, generated: Int) {
+    public func process(
+        input: UnsafePointer<Float>?, inputFrames: Int, output: UnsafeMutablePointer<Float>,
+        outputCapacity: Int, endOfInput: Bool
+    ) throws(AudioError) -> (used: Int, generated: Int) {
         var data = SRC_DATA()
         data.data_in = input
         data.input_frames = inputFrames

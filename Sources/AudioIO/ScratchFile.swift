@@ -58,8 +58,9 @@ public final class ScratchFile {
             let n = pread(fd, UnsafeMutableRawPointer(out) + done, bytes - done, offset + off_t(done))
             if n <= 0 {
                 if n < 0 && errno == EINTR { continue }
-                throw AudioError(file: name, operation: "pread (scratch file)",
-                                 reason: n == 0 ? "unexpected end" : String(cString: strerror(errno)), kind: .ioError)
+                throw AudioError(
+                    file: name, operation: "pread (scratch file)",
+                    reason: n == 0 ? "unexpected end" : String(cString: strerror(errno)), kind: .ioError)
             }
             done += n
         }

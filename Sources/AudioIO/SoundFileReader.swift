@@ -38,13 +38,15 @@ public final class SoundFileReader {
         self.channels = Int(info.channels)
         self.frames = Int64(info.frames)
         guard channels >= 1, channels <= Self.channelLimit else {
-            throw AudioError(file: path, operation: "sf_open",
-                             reason: "\(channels) channels is not a usable sound (at most \(Self.channelLimit))", kind: .data)
+            throw AudioError(
+                file: path, operation: "sf_open",
+                reason: "\(channels) channels is not a usable sound (at most \(Self.channelLimit))", kind: .data)
         }
         guard Self.rateRange.contains(sampleRate) else {
-            throw AudioError(file: path, operation: "sf_open",
-                             reason: "sample rate \(sampleRate) Hz is outside \(Self.rateRange.lowerBound)…\(Self.rateRange.upperBound) Hz",
-                             kind: .data)
+            throw AudioError(
+                file: path, operation: "sf_open",
+                reason: "sample rate \(sampleRate) Hz is outside \(Self.rateRange.lowerBound)…\(Self.rateRange.upperBound) Hz",
+                kind: .data)
         }
         guard frames > 0 else {
             throw AudioError(file: path, operation: "sf_open", reason: "the file holds no audio frames", kind: .data)

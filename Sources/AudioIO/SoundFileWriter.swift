@@ -45,7 +45,8 @@ public final class SoundFileWriter {
     public static func defect(of format: Format) -> String? {
         let (major, minor, patch) = libraryVersion
         if format.major == Int32(SF_FORMAT_CAF), (major, minor, patch) < (1, 2, 2) {
-            return "CAF (ALAC) output needs libsndfile 1.2.2 or later; \(major).\(minor).\(patch) here overruns its packet table on loud material (libsndfile issue #973)"
+            return
+                "CAF (ALAC) output needs libsndfile 1.2.2 or later; \(major).\(minor).\(patch) here overruns its packet table on loud material (libsndfile issue #973)"
         }
         return nil
     }
@@ -62,9 +63,10 @@ public final class SoundFileWriter {
         info.channels = Int32(channels)
         info.format = format.major | format.subtype
         guard sf_format_check(&info) != 0 else {
-            throw AudioError(file: path, operation: "sf_format_check",
-                             reason: "libsndfile cannot write this format at \(sampleRate) Hz with \(channels) channels",
-                             kind: .data)
+            throw AudioError(
+                file: path, operation: "sf_format_check",
+                reason: "libsndfile cannot write this format at \(sampleRate) Hz with \(channels) channels",
+                kind: .data)
         }
         guard let handle = sf_open_fd(fd, Int32(SFM_WRITE), &info, 0) else {
             throw AudioError(file: path, operation: "sf_open_fd", reason: String(cString: sf_strerror(nil)), kind: .cannotCreate)

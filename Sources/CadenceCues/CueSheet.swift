@@ -14,8 +14,10 @@ public struct CueSheet: Sendable, Equatable, Codable {
     public var phases: [Phase]
     public var cues: [Cue]
 
-    public init(id: String, title: String, category: String?, audio: Audio, pattern: PatternInfo,
-                sections: [Section], phases: [Phase], cues: [Cue]) {
+    public init(
+        id: String, title: String, category: String?, audio: Audio, pattern: PatternInfo,
+        sections: [Section], phases: [Phase], cues: [Cue]
+    ) {
         self.id = id
         self.title = title
         self.category = category
@@ -36,8 +38,10 @@ public struct CueSheet: Sendable, Equatable, Codable {
         public var loudnessLUFS: Double?
         public var truePeakDBTP: Double?
 
-        public init(file: String, sampleRate: Int, channels: Int, frames: Int64, sha256: String,
-                    loudnessLUFS: Double?, truePeakDBTP: Double?) {
+        public init(
+            file: String, sampleRate: Int, channels: Int, frames: Int64, sha256: String,
+            loudnessLUFS: Double?, truePeakDBTP: Double?
+        ) {
             self.file = file
             self.sampleRate = sampleRate
             self.channels = channels

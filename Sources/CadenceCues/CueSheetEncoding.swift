@@ -29,21 +29,27 @@ extension CueSheet {
         j.close()
         j.open("sections", array: true)
         for s in sections {
-            j.inlineObject([("kind", JSONText.string(s.kind)), ("start_frame", String(s.startFrame)), ("end_frame", String(s.endFrame)),
-                            ("start", JSONText.number(s.start)), ("end", JSONText.number(s.end))])
+            j.inlineObject([
+                ("kind", JSONText.string(s.kind)), ("start_frame", String(s.startFrame)), ("end_frame", String(s.endFrame)),
+                ("start", JSONText.number(s.start)), ("end", JSONText.number(s.end)),
+            ])
         }
         j.close(array: true)
         j.open("phases", array: true)
         for p in phases {
-            j.inlineObject([("index", String(p.index)), ("cycle", String(p.cycle)), ("kind", JSONText.string(p.kind)),
-                            ("label", JSONText.string(p.label)), ("start_frame", String(p.startFrame)),
-                            ("end_frame", String(p.endFrame)), ("start", JSONText.number(p.start)), ("end", JSONText.number(p.end))])
+            j.inlineObject([
+                ("index", String(p.index)), ("cycle", String(p.cycle)), ("kind", JSONText.string(p.kind)),
+                ("label", JSONText.string(p.label)), ("start_frame", String(p.startFrame)),
+                ("end_frame", String(p.endFrame)), ("start", JSONText.number(p.start)), ("end", JSONText.number(p.end)),
+            ])
         }
         j.close(array: true)
         j.open("cues", array: true)
         for c in cues {
-            j.inlineObject([("name", JSONText.string(c.name)), ("phase", String(c.phase)), ("frame", String(c.frame)),
-                            ("length_frames", String(c.lengthFrames)), ("time", JSONText.number(c.time))])
+            j.inlineObject([
+                ("name", JSONText.string(c.name)), ("phase", String(c.phase)), ("frame", String(c.frame)),
+                ("length_frames", String(c.lengthFrames)), ("time", JSONText.number(c.time)),
+            ])
         }
         j.close(array: true)
         j.close()

@@ -15,8 +15,10 @@ public enum ToneSynth {
     /// - frequency: fundamental in Hz (below Nyquist; checked by the recipe).
     /// - harmonics: relative amplitudes of 2f, 3f, …; partials at or above Nyquist are left out.
     /// - amplitude: linear peak scale of the result.
-    public static func render(frequency: Double, frames: Int, sampleRate: Int, shape: ToneShape,
-                              harmonics: [Double], amplitude: Double) -> [Float] {
+    public static func render(
+        frequency: Double, frames: Int, sampleRate: Int, shape: ToneShape,
+        harmonics: [Double], amplitude: Double
+    ) -> [Float] {
         guard frames > 0 else { return [] }
         let nyquist = Double(sampleRate) / 2
         var partials: [(ratio: Double, amplitude: Double)] = [(1, 1)]

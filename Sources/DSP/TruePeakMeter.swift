@@ -44,4 +44,3 @@ public final class TruePeakMeter {
         return peak > 0 ? 20 * log10(Double(peak)) : -.infinity
     }
 }
-

@@ -14,8 +14,11 @@ extension DecodeContext {
         remember("bed", node)
         if text(node) == "none" { return .some(nil) }
         let before = problemCount
-        guard let fields = fields(of: node, path: "bed", allowed: Self.bedKeys,
-                                  what: "a mapping with 'file:' or 'synth:', or none") else {
+        guard
+            let fields = fields(
+                of: node, path: "bed", allowed: Self.bedKeys,
+                what: "a mapping with 'file:' or 'synth:', or none")
+        else {
             return nil
         }
         var source: Bed.Source?

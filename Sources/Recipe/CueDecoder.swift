@@ -25,10 +25,12 @@ extension DecodeContext {
             let path = "cues." + kind
             if let pattern, !allowed.contains(kind) {
                 let patternName = pattern.builtin ?? pattern.name
-                let hint = Suggestions.closest(to: kind, in: allowed).map { " (did you mean '\($0)'?)" }
+                let hint =
+                    Suggestions.closest(to: kind, in: allowed).map { " (did you mean '\($0)'?)" }
                     ?? " (its kinds: \(DiagnosticText.list(kinds)); also start, end)"
-                error("cue \(DiagnosticText.quoted(kind)) matches no phase of pattern '\(DiagnosticText.clip(patternName))'\(hint)",
-                      at: fields.keys[kind] ?? value)
+                error(
+                    "cue \(DiagnosticText.quoted(kind)) matches no phase of pattern '\(DiagnosticText.clip(patternName))'\(hint)",
+                    at: fields.keys[kind] ?? value)
                 continue
             }
             if case .some(.some(let sound)) = cue(value, path: path, sampleRate: sampleRate) { cues[kind] = sound }
@@ -56,8 +58,9 @@ extension DecodeContext {
             return nil
         case (nil, let file?):
             for key in ["length", "envelope", "harmonics"] where fields.has(key) {
-                error("\(path).\(key): applies to tones only; a 'file:' cue plays its file as recorded (expected only 'gain:')",
-                      at: fields.keys[key] ?? node)
+                error(
+                    "\(path).\(key): applies to tones only; a 'file:' cue plays its file as recorded (expected only 'gain:')",
+                    at: fields.keys[key] ?? node)
             }
             let asset = assetPath(file, path: path + ".file")
             let gain = fields["gain"].map { self.gain($0, path: path + ".gain") } ?? 0
@@ -76,12 +79,14 @@ extension DecodeContext {
     /// The tone of a `{ tone: … }` cue, with the tone defaults for keys left out.
     private mutating func tone(_ toneNode: NodeID, fields: Fields, path: String, sampleRate: Int) -> Tone? {
         let frequency = self.frequency(toneNode, path: path + ".tone", sampleRate: sampleRate)
-        let length = fields["length"].map { duration($0, path: path + ".length", positive: true, max: CuePresets.maxLength) }
+        let length =
+            fields["length"].map { duration($0, path: path + ".length", positive: true, max: CuePresets.maxLength) }
             ?? CuePresets.toneDefaultLength
         let gain = fields["gain"].map { self.gain($0, path: path + ".gain") } ?? CuePresets.toneDefaultGainDB
-        let envelope = fields["envelope"].map { node in
-            choice(node, path: path + ".envelope", options: Envelope.allCases.map(\.rawValue)).flatMap(Envelope.init(rawValue:))
-        } ?? CuePresets.toneDefaultEnvelope
+        let envelope =
+            fields["envelope"].map { node in
+                choice(node, path: path + ".envelope", options: Envelope.allCases.map(\.rawValue)).flatMap(Envelope.init(rawValue:))
+            } ?? CuePresets.toneDefaultEnvelope
         let harmonics = fields["harmonics"].map { self.harmonics($0, path: path + ".harmonics") } ?? []
         guard let frequency, let length, let gain, let envelope, let harmonics else { return nil }
         return Tone(frequency: frequency, length: length, gainDB: gain, envelope: envelope, harmonics: harmonics)
@@ -121,7 +126,8 @@ extension DecodeContext {
         let bytes = Array(text.trimmingSpaces.utf8)
         var index = 0
         guard let numeral = DecimalNumeral.scan(bytes, at: &index, allowSign: true), index == bytes.count,
-              let value = numeral.double(), value.isFinite else { return nil }
+            let value = numeral.double(), value.isFinite
+        else { return nil }
         return value
     }
 }

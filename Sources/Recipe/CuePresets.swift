@@ -6,14 +6,17 @@ public enum CuePresets {
     public static let names = ["bell", "chime", "click"]
 
     /// 528 Hz, 1.2 s, -18 dB, bell envelope, two soft overtones.
-    public static let bell = Tone(frequency: 528, length: ExactSeconds(nanoseconds: 1_200_000_000), gainDB: -18,
-                                  envelope: .bell, harmonics: [0.3, 0.12])
+    public static let bell = Tone(
+        frequency: 528, length: ExactSeconds(nanoseconds: 1_200_000_000), gainDB: -18,
+        envelope: .bell, harmonics: [0.3, 0.12])
     /// 880 Hz, 1.5 s, -20 dB, bell envelope, three overtones.
-    public static let chime = Tone(frequency: 880, length: ExactSeconds(nanoseconds: 1_500_000_000), gainDB: -20,
-                                   envelope: .bell, harmonics: [0.5, 0.25, 0.12])
+    public static let chime = Tone(
+        frequency: 880, length: ExactSeconds(nanoseconds: 1_500_000_000), gainDB: -20,
+        envelope: .bell, harmonics: [0.5, 0.25, 0.12])
     /// 2 kHz, 30 ms, -24 dB, click envelope.
-    public static let click = Tone(frequency: 2000, length: ExactSeconds(nanoseconds: 30_000_000), gainDB: -24,
-                                   envelope: .click)
+    public static let click = Tone(
+        frequency: 2000, length: ExactSeconds(nanoseconds: 30_000_000), gainDB: -24,
+        envelope: .click)
 
     /// Default `length` of a tone cue: 800 ms.
     public static let toneDefaultLength = ExactSeconds(nanoseconds: 800_000_000)

@@ -114,7 +114,8 @@ struct DecodeContext {
                 continue
             }
             if let allowed, !allowed.contains(key) {
-                let hint = Suggestions.closest(to: key, in: allowed).map { " (did you mean '\($0)'?)" }
+                let hint =
+                    Suggestions.closest(to: key, in: allowed).map { " (did you mean '\($0)'?)" }
                     ?? " (allowed: \(DiagnosticText.list(allowed)))"
                 error("unknown key \(DiagnosticText.quoted(key))\(place)\(hint)", at: pair.key)
                 continue
@@ -238,8 +239,9 @@ struct DecodeContext {
     mutating func checkNyquist(_ hertz: Double, at node: NodeID, path: String, sampleRate: Int) -> Bool {
         let nyquist = Double(sampleRate) / 2
         guard hertz >= nyquist else { return true }
-        error("\(path): \(DiagnosticText.hertz(hertz)) is \(hertz > nyquist ? "above" : "at") the Nyquist frequency "
-              + "(\(DiagnosticText.hertz(nyquist)) at \(sampleRate) Hz); expected a lower frequency", at: node)
+        error(
+            "\(path): \(DiagnosticText.hertz(hertz)) is \(hertz > nyquist ? "above" : "at") the Nyquist frequency "
+                + "(\(DiagnosticText.hertz(nyquist)) at \(sampleRate) Hz); expected a lower frequency", at: node)
         return false
     }
 

@@ -33,11 +33,13 @@ public struct Recipe: Sendable {
     /// The location is that of the value (or of the key when the value is absent).
     public var locations: [String: SourceLocation]
 
-    public init(file: String, id: String, title: String, category: String? = nil, premium: Bool = false,
-                sortOrder: Int? = nil, length: Length, endOn: EndOn = .cycle, pattern: Pattern,
-                intro: ExactSeconds = .zero, outro: ExactSeconds = .zero, bed: Bed? = nil,
-                cues: [String: CueSound], output: OutputSettings = OutputSettings(),
-                locations: [String: SourceLocation] = [:]) {
+    public init(
+        file: String, id: String, title: String, category: String? = nil, premium: Bool = false,
+        sortOrder: Int? = nil, length: Length, endOn: EndOn = .cycle, pattern: Pattern,
+        intro: ExactSeconds = .zero, outro: ExactSeconds = .zero, bed: Bed? = nil,
+        cues: [String: CueSound], output: OutputSettings = OutputSettings(),
+        locations: [String: SourceLocation] = [:]
+    ) {
         self.file = file
         self.id = id
         self.title = title
@@ -125,8 +127,10 @@ public struct Bed: Sendable, Equatable {
     /// Loop seam crossfade; clamped by the renderer to half the bed's length.
     public var crossfade: ExactSeconds
 
-    public init(source: Source, gainDB: Double = 0, fadeIn: ExactSeconds = .zero, fadeOut: ExactSeconds = .zero,
-                crossfade: ExactSeconds = ExactSeconds(seconds: 1)) {
+    public init(
+        source: Source, gainDB: Double = 0, fadeIn: ExactSeconds = .zero, fadeOut: ExactSeconds = .zero,
+        crossfade: ExactSeconds = ExactSeconds(seconds: 1)
+    ) {
         self.source = source
         self.gainDB = gainDB
         self.fadeIn = fadeIn
@@ -218,8 +222,10 @@ public struct OutputSettings: Sendable, Equatable {
     /// True-peak ceiling in dBTP.
     public var truePeak: Double
 
-    public init(sampleRate: Int = 48000, channels: Int = 2, format: AudioFormat? = nil, bitDepth: BitDepth? = nil,
-                loudness: Double? = -16, truePeak: Double = -1) {
+    public init(
+        sampleRate: Int = 48000, channels: Int = 2, format: AudioFormat? = nil, bitDepth: BitDepth? = nil,
+        loudness: Double? = -16, truePeak: Double = -1
+    ) {
         self.sampleRate = sampleRate
         self.channels = channels
         self.format = format

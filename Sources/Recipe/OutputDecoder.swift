@@ -32,8 +32,10 @@ extension DecodeContext {
             output.bitDepth = bitDepth(depthNode)
         }
         if let loudnessNode = fields["loudness"],
-           let loudness = unit(loudnessNode, path: "output.loudness",
-                               what: "a loudness target from -70 to -5 LUFS like -16 LUFS, or off", Units.loudness) {
+            let loudness = unit(
+                loudnessNode, path: "output.loudness",
+                what: "a loudness target from -70 to -5 LUFS like -16 LUFS, or off", Units.loudness)
+        {
             output.loudness = loudness
         }
         if let peak = fields["true_peak"].flatMap({
@@ -42,9 +44,11 @@ extension DecodeContext {
             output.truePeak = peak
         }
         if let format = output.format, format == .flac || format == .caf, output.bitDepth == .float32,
-           let depthNode = fields["bit_depth"] {
-            error("output.bit_depth: expected 16 or 24 for \(format.rawValue), found '32f' (\(format.rawValue) stores integer samples only)",
-                  at: depthNode)
+            let depthNode = fields["bit_depth"]
+        {
+            error(
+                "output.bit_depth: expected 16 or 24 for \(format.rawValue), found '32f' (\(format.rawValue) stores integer samples only)",
+                at: depthNode)
         }
         return output
     }
@@ -56,8 +60,9 @@ extension DecodeContext {
         if let text = text(node) {
             if let depth = BitDepth(rawValue: text) { return depth }
             if text == "32" {
-                expected("one of \(DiagnosticText.list(options))", at: node, path: "output.bit_depth",
-                         reason: "32-bit output is float: did you mean '32f'?")
+                expected(
+                    "one of \(DiagnosticText.list(options))", at: node, path: "output.bit_depth",
+                    reason: "32-bit output is float: did you mean '32f'?")
                 return nil
             }
         }

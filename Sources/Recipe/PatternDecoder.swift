@@ -18,8 +18,9 @@ extension DecodeContext {
         if let name = text(node) {
             if let builtin = BuiltinPatterns.named(name) { return builtin }
             let hint = Suggestions.closest(to: name, in: BuiltinPatterns.names).map { "; did you mean '\($0)'?" } ?? ""
-            error("unknown pattern \(DiagnosticText.quoted(name)) (known: \(DiagnosticText.list(BuiltinPatterns.names)))\(hint)",
-                  at: node)
+            error(
+                "unknown pattern \(DiagnosticText.quoted(name)) (known: \(DiagnosticText.list(BuiltinPatterns.names)))\(hint)",
+                at: node)
             return nil
         }
         guard case .mapping = document[node].content else {
@@ -106,17 +107,20 @@ extension DecodeContext {
     /// Checks a phase kind: a word `[a-z][a-z0-9_]*` of at most `maxKindLength`, not `start` or `end`.
     private mutating func phaseKind(_ kind: String, at node: NodeID, path: String) -> String? {
         let bytes = Array(kind.utf8)
-        let isWord = !bytes.isEmpty && bytes.count <= Self.maxKindLength
+        let isWord =
+            !bytes.isEmpty && bytes.count <= Self.maxKindLength
             && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(bytes[0])
             && bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || DecimalNumeral.isDigit($0) || $0 == UInt8(ascii: "_") }
         guard isWord else {
-            error("\(path): expected a phase kind (a lowercase word: letters, digits, '_') like inhale, found \(DiagnosticText.quoted(kind))",
-                  at: node)
+            error(
+                "\(path): expected a phase kind (a lowercase word: letters, digits, '_') like inhale, found \(DiagnosticText.quoted(kind))",
+                at: node)
             return nil
         }
         guard !Self.reservedKinds.contains(kind) else {
-            error("\(path): expected a phase kind other than start and end (reserved for cues), found \(DiagnosticText.quoted(kind))",
-                  at: node)
+            error(
+                "\(path): expected a phase kind other than start and end (reserved for cues), found \(DiagnosticText.quoted(kind))",
+                at: node)
             return nil
         }
         return kind

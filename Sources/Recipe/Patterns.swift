@@ -13,10 +13,12 @@ public enum BuiltinPatterns {
         case "4-7-8":
             return make("4-7-8 Breathing", name, [("inhale", 4), ("hold", 7), ("exhale", 8)])
         case "coherent":
-            return Pattern(name: "Coherent Breathing", builtin: name, phases: [
-                phase("inhale", ExactSeconds(nanoseconds: 5_500_000_000)),
-                phase("exhale", ExactSeconds(nanoseconds: 5_500_000_000)),
-            ])
+            return Pattern(
+                name: "Coherent Breathing", builtin: name,
+                phases: [
+                    phase("inhale", ExactSeconds(nanoseconds: 5_500_000_000)),
+                    phase("exhale", ExactSeconds(nanoseconds: 5_500_000_000)),
+                ])
         case "relax":
             return make("Relax", name, [("inhale", 4), ("hold", 2), ("exhale", 6), ("rest", 2)])
         case "pomodoro":

@@ -50,8 +50,11 @@ extension DecodeContext {
     /// Reads the whole recipe; nil when something could not be read (and was reported).
     mutating func recipe(defaultID: String) -> Recipe? {
         let root = document.root
-        guard let top = fields(of: root, path: "", allowed: RecipeDecoder.topKeys,
-                               what: "a mapping of recipe keys (pattern, duration, …)") else { return nil }
+        guard
+            let top = fields(
+                of: root, path: "", allowed: RecipeDecoder.topKeys,
+                what: "a mapping of recipe keys (pattern, duration, …)")
+        else { return nil }
         let start = SourceLocation(file: file, line: 1, column: 1)
 
         // Output first: the Nyquist checks of tones and drones need its sample rate.
@@ -69,14 +72,16 @@ extension DecodeContext {
         } else if Self.isValidID(defaultID) {
             id = defaultID
         } else {
-            error("id: the file name \(DiagnosticText.quoted(defaultID)) is not a valid id (expected \(Self.idRule)); add an 'id:' key",
-                  at: start)
+            error(
+                "id: the file name \(DiagnosticText.quoted(defaultID)) is not a valid id (expected \(Self.idRule)); add an 'id:' key",
+                at: start)
         }
         let title = top["title"].flatMap { string($0, path: "title") } ?? pattern?.name
         let category = top["category"].flatMap { string($0, path: "category") }
         let premium = top["premium"].flatMap { bool($0, path: "premium") } ?? false
         let sortOrder = top["sort_order"].flatMap { integer($0, path: "sort_order", range: Int.min...Int.max, what: "a whole number") }
-        let endOn = top["end_on"].flatMap { choice($0, path: "end_on", options: EndOn.allCases.map(\.rawValue)) }
+        let endOn =
+            top["end_on"].flatMap { choice($0, path: "end_on", options: EndOn.allCases.map(\.rawValue)) }
             .flatMap(EndOn.init(rawValue:)) ?? .cycle
         let intro = top["intro"].flatMap { duration($0, path: "intro", positive: false) } ?? .zero
         let outro = top["outro"].flatMap { duration($0, path: "outro", positive: false) } ?? .zero
@@ -92,9 +97,10 @@ extension DecodeContext {
 
         if let length, let pattern { checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top) }
         guard let id, let title, let pattern, let length, let cues else { return nil }
-        return Recipe(file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
-                      length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
-                      output: output, locations: locations)
+        return Recipe(
+            file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
+            length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
+            output: output, locations: locations)
     }
 
     /// `duration` or `cycles`: exactly one.
@@ -108,8 +114,9 @@ extension DecodeContext {
         case (let duration?, let cycles?):
             remember("duration", duration)
             remember("cycles", cycles)
-            error("cycles: expected either 'duration:' or 'cycles:', found both (duration at line \(document[duration].mark.line))",
-                  at: cycles)
+            error(
+                "cycles: expected either 'duration:' or 'cycles:', found both (duration at line \(document[duration].mark.line))",
+                at: cycles)
             return nil
         case (nil, nil):
             error("expected 'duration:' (the track's length) or 'cycles:' (a number of cycles), found neither", at: location(root))
@@ -126,15 +133,17 @@ extension DecodeContext {
             let total = frame + Int128(count) * cycle
             guard total > Int128(Units.maxDuration.nanoseconds), let node = top["cycles"] else { return }
             let hours = Double(total / 1_000_000_000) / 3600
-            expected("a number of cycles that keeps the track within 24 h", at: node, path: "cycles",
-                     reason: "intro + \(count) × \(pattern.cycle)s + outro is \(DiagnosticText.number((hours * 10).rounded() / 10)) h")
+            expected(
+                "a number of cycles that keeps the track within 24 h", at: node, path: "cycles",
+                reason: "intro + \(count) × \(pattern.cycle)s + outro is \(DiagnosticText.number((hours * 10).rounded() / 10)) h")
         case .duration(let duration):
             let unit = endOn == .cycle ? cycle : Int128(pattern.phases.first?.length.nanoseconds ?? 0)
             guard frame + unit > Int128(duration.nanoseconds), let node = top["duration"] else { return }
             let what = endOn == .cycle ? "one cycle" : "one phase"
             let unitSeconds = ExactSeconds(nanoseconds: Int64(unit))
-            expected("a duration with room for \(what) (\(unitSeconds)s) after intro (\(intro)s) and outro (\(outro)s)",
-                     at: node, path: "duration")
+            expected(
+                "a duration with room for \(what) (\(unitSeconds)s) after intro (\(intro)s) and outro (\(outro)s)",
+                at: node, path: "duration")
         }
     }
 }

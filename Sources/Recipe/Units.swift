@@ -82,8 +82,10 @@ public enum Units {
             guard unit > lastUnit else { return .failure(UnitError("units must come in the order h, m, s, ms, each once")) }
             lastUnit = unit
             components += 1
-            switch nanos(numeral, durationUnits[unit].nanos, maxDecimals: durationUnits[unit].maxDecimals,
-                         unitName: durationUnits[unit].name) {
+            switch nanos(
+                numeral, durationUnits[unit].nanos, maxDecimals: durationUnits[unit].maxDecimals,
+                unitName: durationUnits[unit].name)
+            {
             case .success(let value): total += value
             case .failure(let error): return .failure(error)
             }
@@ -126,8 +128,10 @@ public enum Units {
         let whole = numeral.significantWhole
         guard whole.count <= 12 else { return .failure(UnitError("over 24 h")) }
         guard numeral.fraction.count <= maxDecimals else {
-            return .failure(UnitError(unitName == "h" || unitName == "m"
-                ? "finer than a nanosecond" : "more than \(maxDecimals) decimals of a\(unitName == "ms" ? " millisecond" : " second")"))
+            return .failure(
+                UnitError(
+                    unitName == "h" || unitName == "m"
+                        ? "finer than a nanosecond" : "more than \(maxDecimals) decimals of a\(unitName == "ms" ? " millisecond" : " second")"))
         }
         var scale: Int128 = 1
         for _ in numeral.fraction { scale *= 10 }

@@ -246,8 +246,11 @@ private struct TreeBuilder {
         case YAML_MEMORY_ERROR:
             return Diagnostic("YAML: libyaml ran out of memory", file: file, kind: .software)
         default:
-            return error("YAML: \(problem)", at: YAMLMark(line: Int(parser.problem_mark.line) + 1,
-                                                         column: Int(parser.problem_mark.column) + 1))
+            return error(
+                "YAML: \(problem)",
+                at: YAMLMark(
+                    line: Int(parser.problem_mark.line) + 1,
+                    column: Int(parser.problem_mark.column) + 1))
         }
     }
 

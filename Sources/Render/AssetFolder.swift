@@ -21,8 +21,11 @@ public struct AssetFolder: Sendable {
             }
             return AssetFolder(root: real)
         }
-        guard var folder = realPath((recipePath as NSString).deletingLastPathComponent.isEmpty
-                                    ? "." : (recipePath as NSString).deletingLastPathComponent) else { return nil }
+        guard
+            var folder = realPath(
+                (recipePath as NSString).deletingLastPathComponent.isEmpty
+                    ? "." : (recipePath as NSString).deletingLastPathComponent)
+        else { return nil }
         while true {
             let candidate = folder == "/" ? "/assets" : folder + "/assets"
             if isDirectory(candidate), let real = realPath(candidate) { return AssetFolder(root: real) }

@@ -48,8 +48,10 @@ struct BedSource {
         envelope.apply(out, channels: channels, from: start, count: count)
     }
 
-    private mutating func renderFile(_ bed: PreparedBed, crossfade: Int64, into out: UnsafeMutableBufferPointer<Float>,
-                                     from start: Int64, count: Int) throws(AudioError) {
+    private mutating func renderFile(
+        _ bed: PreparedBed, crossfade: Int64, into out: UnsafeMutableBufferPointer<Float>,
+        from start: Int64, count: Int
+    ) throws(AudioError) {
         let length = bed.frames
         let looping = totalFrames > length
         let period = length - crossfade

@@ -20,32 +20,42 @@ struct CueSounds {
         switch sound {
         case .tone(let tone):
             let frames = Int(tone.length.frame(at: rate))
-            let shape: ToneShape = switch tone.envelope {
-            case .bell: .bell
-            case .soft: .soft
-            case .click: .click
-            }
-            let mono = ToneSynth.render(frequency: tone.frequency, frames: frames, sampleRate: rate, shape: shape,
-                                        harmonics: tone.harmonics, amplitude: Gain.linear(dB: tone.gainDB))
+            let shape: ToneShape =
+                switch tone.envelope {
+                case .bell: .bell
+                case .soft: .soft
+                case .click: .click
+                }
+            let mono = ToneSynth.render(
+                frequency: tone.frequency, frames: frames, sampleRate: rate, shape: shape,
+                harmonics: tone.harmonics, amplitude: Gain.linear(dB: tone.gainDB))
             samples = [Float](repeating: 0, count: frames * channels)
             for i in 0..<frames { for c in 0..<channels { samples[i * channels + c] = mono[i] } }
         case .file(let path, let gainDB):
             let key = "cues.\(name).file"
             guard let assets else {
-                throw DiagnosticList([Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)",
-                                                 at: recipe.location(of: key), kind: .noInput)])
+                throw DiagnosticList([
+                    Diagnostic(
+                        "\(key): no assets folder found above the recipe (use --assets DIR)",
+                        at: recipe.location(of: key), kind: .noInput)
+                ])
             }
             let resolved: String
             do { resolved = try assets.resolve(path, key: key, in: recipe) } catch { throw DiagnosticList([error]) }
             samples = []
             do {
-                try AudioDecoder.decode(path: resolved, sampleRate: rate, channels: channels,
-                                        maximumFrames: Int64(Self.maximumFileSeconds * rate)) { (p, n) throws(AudioError) in
+                try AudioDecoder.decode(
+                    path: resolved, sampleRate: rate, channels: channels,
+                    maximumFrames: Int64(Self.maximumFileSeconds * rate)
+                ) { (p, n) throws(AudioError) in
                     samples.append(contentsOf: p[0..<(n * channels)])
                 }
             } catch {
-                throw DiagnosticList([Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
-                                                 at: recipe.location(of: key), kind: error.kind)])
+                throw DiagnosticList([
+                    Diagnostic(
+                        "\(key): \(path): \(error.operation) failed: \(error.reason)",
+                        at: recipe.location(of: key), kind: error.kind)
+                ])
             }
             let gain = Float(Gain.linear(dB: gainDB))
             if gain != 1 { for i in samples.indices { samples[i] *= gain } }

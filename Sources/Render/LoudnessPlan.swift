@@ -49,7 +49,9 @@ struct LoudnessPlan {
     static let maximumLimitedPasses = 6
 
     /// Loudness and true peak of the unprocessed mix (pass 1).
-    static func measure(sampleRate: Int, channels: Int, makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> (loudness: Double, truePeak: Double) {
+    static func measure(sampleRate: Int, channels: Int, makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> (
+        loudness: Double, truePeak: Double
+    ) {
         var mix = try makeMix()
         let meter = try LoudnessMeasurement(channels: channels, sampleRate: sampleRate)
         var block = [Float](repeating: 0, count: Block.frames * channels)
@@ -62,8 +64,10 @@ struct LoudnessPlan {
     }
 
     /// The gain (and limiter) for `target` under `ceiling`, given pass 1's measurement.
-    static func plan(measured: (loudness: Double, truePeak: Double), target: Double, ceiling: Double, sampleRate: Int, channels: Int,
-                     makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> LoudnessPlan {
+    static func plan(
+        measured: (loudness: Double, truePeak: Double), target: Double, ceiling: Double, sampleRate: Int, channels: Int,
+        makeMix: () throws(AudioError) -> MixSource
+    ) throws(AudioError) -> LoudnessPlan {
         guard measured.loudness.isFinite else {
             // silence (or below the gate): nothing to normalize
             return LoudnessPlan(gain: 1, limit: false, limiterCeiling: ceiling - margin, passes: 1)
@@ -111,8 +115,10 @@ struct LimiterStage {
     }
 
     /// Renders the whole mix through gain and limiter, handing aligned blocks to `sink`.
-    func run(mix: inout MixSource, gain: Float, block: inout [Float],
-                      sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void) throws(AudioError) {
+    func run(
+        mix: inout MixSource, gain: Float, block: inout [Float],
+        sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
+    ) throws(AudioError) {
         var skip = limiter.latency
         while true {
             let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try mix.render(into: p) }

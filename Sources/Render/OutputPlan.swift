@@ -18,21 +18,27 @@ struct OutputPlan {
     init(recipe: Recipe, outputPath: String?) throws(DiagnosticList) {
         let fromExtension = outputPath.flatMap { AudioFormat(fileExtension: ($0 as NSString).pathExtension) }
         if let given = recipe.output.format, let fromExtension, given != fromExtension {
-            throw DiagnosticList([Diagnostic(
-                "output.format is '\(given.rawValue)' but -o names a .\(((outputPath ?? "") as NSString).pathExtension) file; make them agree",
-                at: recipe.location(of: "output.format"))])
+            throw DiagnosticList([
+                Diagnostic(
+                    "output.format is '\(given.rawValue)' but -o names a .\(((outputPath ?? "") as NSString).pathExtension) file; make them agree",
+                    at: recipe.location(of: "output.format"))
+            ])
         }
         guard let format = recipe.output.format ?? fromExtension ?? (outputPath == nil ? .flac : nil) else {
-            throw DiagnosticList([Diagnostic(
-                "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3 or .caf, or set output.format",
-                file: nil, kind: .usage)])
+            throw DiagnosticList([
+                Diagnostic(
+                    "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3 or .caf, or set output.format",
+                    file: nil, kind: .usage)
+            ])
         }
         let audio = outputPath ?? "\(recipe.id).\(format.fileExtension)"
         let depth = recipe.output.bitDepth ?? .int24
         if depth == .float32 && (format == .flac || format == .caf) {
-            throw DiagnosticList([Diagnostic(
-                "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
-                at: recipe.location(of: "output.bit_depth"))])
+            throw DiagnosticList([
+                Diagnostic(
+                    "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
+                    at: recipe.location(of: "output.bit_depth"))
+            ])
         }
         if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
             throw DiagnosticList([Diagnostic(defect, at: recipe.locations["output.format"] ?? SourceLocation(file: recipe.file, line: 1, column: 1))])

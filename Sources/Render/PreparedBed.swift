@@ -14,8 +14,10 @@ public final class PreparedBed: @unchecked Sendable {
 
     init(path: String, sampleRate: Int, channels: Int) throws(AudioError) {
         let store = try ScratchFile(channels: channels, name: path)
-        self.frames = try AudioDecoder.decode(path: path, sampleRate: sampleRate, channels: channels,
-                                              maximumFrames: Int64(sampleRate) * 24 * 3600) { (p, n) throws(AudioError) in
+        self.frames = try AudioDecoder.decode(
+            path: path, sampleRate: sampleRate, channels: channels,
+            maximumFrames: Int64(sampleRate) * 24 * 3600
+        ) { (p, n) throws(AudioError) in
             try store.append(p, frames: n)
         }
         self.store = store
@@ -45,9 +47,10 @@ public final class BedCache: @unchecked Sendable {
     /// The prepared bed for `path` at the given format, decoding it on first use.
     public func bed(path: String, sampleRate: Int, channels: Int) throws(AudioError) -> PreparedBed {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let key = Key(path: path, size: (attributes?[.size] as? NSNumber)?.int64Value ?? -1,
-                      modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0,
-                      sampleRate: sampleRate, channels: channels)
+        let key = Key(
+            path: path, size: (attributes?[.size] as? NSNumber)?.int64Value ?? -1,
+            modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0,
+            sampleRate: sampleRate, channels: channels)
         lock.lock()
         defer { lock.unlock() }
         if let bed = beds[key] { return bed }

@@ -22,8 +22,10 @@ final class TrackEncoder {
     private var ints: [Int32]
 
     /// Opens the encoder for `format` on `fd`; `tags` are title / album / comment.
-    init(format: AudioFormat, bitDepth: BitDepth, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
-         seed: UInt64, serial: Int32, tags: [(String, String)]) throws(AudioError) {
+    init(
+        format: AudioFormat, bitDepth: BitDepth, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
+        seed: UInt64, serial: Int32, tags: [(String, String)]
+    ) throws(AudioError) {
         let sample: Sample
         let sfFormat: SoundFileWriter.Format?
         switch (format, bitDepth) {
@@ -35,7 +37,8 @@ final class TrackEncoder {
         case (.caf, .int16): (sfFormat, sample) = (.caf16, .int16)
         case (.caf, .int24): (sfFormat, sample) = (.caf24, .int24)
         case (.flac, .float32), (.caf, .float32):
-            throw AudioError(file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
+            throw AudioError(
+                file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
         case (.opus, _): (sfFormat, sample) = (.opus, .float)
         case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
         case (.ogg, _): (sfFormat, sample) = (nil, .float)
@@ -52,8 +55,10 @@ final class TrackEncoder {
             }
             backend = .sndfile(writer, sample)
         } else {
-            backend = .vorbis(try OggVorbisWriter(fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                                                  quality: 0.5, serial: serial, comments: tags))
+            backend = .vorbis(
+                try OggVorbisWriter(
+                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
+                    quality: 0.5, serial: serial, comments: tags))
         }
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Block.frames * channels) : []

@@ -38,8 +38,9 @@ public final class TrackRenderer: @unchecked Sendable {
         let output = try OutputPlan(recipe: recipe, outputPath: outputPath)
         let timeline = try Timeline(recipe: recipe)
         let seed = SHA256Hasher.digest(bytes)
-        let sources = try TrackSources(recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds,
-                                       seed: Self.word(seed, 0))
+        let sources = try TrackSources(
+            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds,
+            seed: Self.word(seed, 0))
         do {
             return try encode(recipe: recipe, timeline: timeline, sources: sources, output: output, seed: seed)
         } catch let error as AudioError {
@@ -56,7 +57,9 @@ public final class TrackRenderer: @unchecked Sendable {
     private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
-        let measured = recipe.output.loudness == nil ? nil
+        let measured =
+            recipe.output.loudness == nil
+            ? nil
             : try LoudnessPlan.measure(sampleRate: rate, channels: channels, makeMix: sources.makeMix)
         try Self.createFolder(for: output.audioPath)
         var ceiling = output.ceiling
@@ -64,15 +67,18 @@ public final class TrackRenderer: @unchecked Sendable {
         for attempt in 1...Self.lossyAttempts {
             var plan: LoudnessPlan?
             if let target = recipe.output.loudness, let measured {
-                plan = try LoudnessPlan.plan(measured: measured, target: target + targetOffset, ceiling: ceiling, sampleRate: rate,
-                                             channels: channels, makeMix: sources.makeMix)
+                plan = try LoudnessPlan.plan(
+                    measured: measured, target: target + targetOffset, ceiling: ceiling, sampleRate: rate,
+                    channels: channels, makeMix: sources.makeMix)
             }
             let file = try AtomicOutputFile(path: output.audioPath)
-            var (loudness, peak) = try encodePass(recipe: recipe, timeline: timeline, sources: sources, output: output,
-                                                  plan: plan, seed: seed, file: file)
+            var (loudness, peak) = try encodePass(
+                recipe: recipe, timeline: timeline, sources: sources, output: output,
+                plan: plan, seed: seed, file: file)
             if output.format.isLossy {
-                (loudness, peak) = try Self.verifyLossy(file: file, path: output.audioPath, frames: timeline.totalFrames,
-                                                        rate: rate, channels: channels)
+                (loudness, peak) = try Self.verifyLossy(
+                    file: file, path: output.audioPath, frames: timeline.totalFrames,
+                    rate: rate, channels: channels)
                 // the codec's overshoot and loudness change are only known after encoding:
                 // correct the ceiling and the target by them and encode again
                 if let target = recipe.output.loudness, loudness.isFinite, attempt < Self.lossyAttempts {
@@ -88,16 +94,18 @@ public final class TrackRenderer: @unchecked Sendable {
             }
             let sha = try file.sha256()
             let size = file.size()
-            let sheet = CueSheetBuilder.build(recipe: recipe, timeline: timeline, sounds: sources.cueLengths,
-                                              audioFile: (output.audioPath as NSString).lastPathComponent, sha256: sha,
-                                              loudness: loudness.isFinite ? loudness : nil, truePeak: peak.isFinite ? peak : nil)
+            let sheet = CueSheetBuilder.build(
+                recipe: recipe, timeline: timeline, sounds: sources.cueLengths,
+                audioFile: (output.audioPath as NSString).lastPathComponent, sha256: sha,
+                loudness: loudness.isFinite ? loudness : nil, truePeak: peak.isFinite ? peak : nil)
             let cues = try AtomicOutputFile(path: output.cueSheetPath)
             try cues.write(Array(sheet.jsonText().utf8))
             try file.commit()
             try cues.commit()
-            return RenderedTrack(recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath, format: output.format,
-                                 frames: timeline.totalFrames, sampleRate: rate, loudness: loudness.isFinite ? loudness : nil,
-                                 truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false)
+            return RenderedTrack(
+                recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath, format: output.format,
+                frames: timeline.totalFrames, sampleRate: rate, loudness: loudness.isFinite ? loudness : nil,
+                truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false)
         }
         throw AudioError(file: output.audioPath, operation: "render", reason: "no encoding attempt was kept", kind: .software)
     }
@@ -106,14 +114,17 @@ public final class TrackRenderer: @unchecked Sendable {
     static let lossyAttempts = 4
 
     /// The final pass: mix → gain → limiter → meter → encoder, into `file`. Returns the written audio's loudness and true peak.
-    private func encodePass(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, plan: LoudnessPlan?,
-                            seed: [UInt8], file: AtomicOutputFile) throws -> (Double, Double) {
+    private func encodePass(
+        recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, plan: LoudnessPlan?,
+        seed: [UInt8], file: AtomicOutputFile
+    ) throws -> (Double, Double) {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
         let tags = [("TITLE", recipe.title), ("ALBUM", recipe.category ?? "Cadence"), ("COMMENT", "\(recipe.pattern.name), rendered by Cadence")]
-        let encoder = try TrackEncoder(format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
-                                       path: output.audioPath, sampleRate: rate, channels: channels,
-                                       seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), tags: tags)
+        let encoder = try TrackEncoder(
+            format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
+            path: output.audioPath, sampleRate: rate, channels: channels,
+            seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), tags: tags)
         let meter = try LoudnessMeasurement(channels: channels, sampleRate: rate)
         var mix = try sources.makeMix()
         var block = [Float](repeating: 0, count: Block.frames * channels)
@@ -147,22 +158,29 @@ public final class TrackRenderer: @unchecked Sendable {
         }
         if let clip {
             let seconds = Double(clip.frame) / Double(rate)
-            throw Diagnostic(String(format: "the mix clips (peak %+.2f dBFS at %.3f s) and loudness is off; lower the gains or set a loudness target",
-                                    Gain.decibels(linear: Double(clip.peak)), seconds),
-                             at: recipe.location(of: "output.loudness"))
+            throw Diagnostic(
+                String(
+                    format: "the mix clips (peak %+.2f dBFS at %.3f s) and loudness is off; lower the gains or set a loudness target",
+                    Gain.decibels(linear: Double(clip.peak)), seconds),
+                at: recipe.location(of: "output.loudness"))
         }
         guard written == timeline.totalFrames else {
-            throw AudioError(file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(timeline.totalFrames)", kind: .software)
+            throw AudioError(
+                file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(timeline.totalFrames)", kind: .software)
         }
         try encoder.finish()
         return meter.finish()
     }
 
     /// Decodes a lossy file just written: its frame count must match the timeline; returns its loudness and true peak.
-    private static func verifyLossy(file: AtomicOutputFile, path: String, frames: Int64, rate: Int, channels: Int) throws(AudioError) -> (Double, Double) {
+    private static func verifyLossy(file: AtomicOutputFile, path: String, frames: Int64, rate: Int, channels: Int) throws(AudioError) -> (
+        Double, Double
+    ) {
         let meter = try LoudnessMeasurement(channels: channels, sampleRate: rate)
-        let decoded = try AudioDecoder.decode(path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: rate, channels: channels,
-                                              maximumFrames: frames + Int64(rate)) { (p, n) throws(AudioError) in
+        let decoded = try AudioDecoder.decode(
+            path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: rate, channels: channels,
+            maximumFrames: frames + Int64(rate)
+        ) { (p, n) throws(AudioError) in
             try meter.add(p, frames: n)
         }
         guard decoded == frames else {

@@ -29,18 +29,20 @@ struct TrackSources {
         if let bed = recipe.bed {
             switch bed.source {
             case .synth(let synth):
-                let noise: NoiseGenerator.Kind = switch synth {
-                case .pinkNoise: .pink
-                case .brownNoise: .brown
-                case .whiteNoise: .white
-                case .drone(let hz): .drone(hertz: hz)
-                }
+                let noise: NoiseGenerator.Kind =
+                    switch synth {
+                    case .pinkNoise: .pink
+                    case .brownNoise: .brown
+                    case .whiteNoise: .white
+                    case .drone(let hz): .drone(hertz: hz)
+                    }
                 kind = { .synth(NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: seed)) }
             case .file(let path):
                 do {
                     guard let assets else {
-                        throw Diagnostic("bed.file: no assets folder found above the recipe (use --assets DIR)",
-                                         at: recipe.location(of: "bed.file"), kind: .noInput)
+                        throw Diagnostic(
+                            "bed.file: no assets folder found above the recipe (use --assets DIR)",
+                            at: recipe.location(of: "bed.file"), kind: .noInput)
                     }
                     let resolved = try assets.resolve(path, key: "bed.file", in: recipe)
                     do {
@@ -48,8 +50,9 @@ struct TrackSources {
                         let crossfade = min(bed.crossfade.frame(at: rate), prepared.frames / 2)
                         kind = { .file(prepared, crossfade: crossfade) }
                     } catch {
-                        throw Diagnostic("bed.file: \(path): \(error.operation) failed: \(error.reason)",
-                                         at: recipe.location(of: "bed.file"), kind: error.kind)
+                        throw Diagnostic(
+                            "bed.file: \(path): \(error.operation) failed: \(error.reason)",
+                            at: recipe.location(of: "bed.file"), kind: error.kind)
                     }
                 } catch let error as Diagnostic {
                     problems.append(error)
@@ -58,9 +61,10 @@ struct TrackSources {
         }
         self.bedKind = kind
         self.bedGain = Float(Gain.linear(dB: recipe.bed?.gainDB ?? 0))
-        self.envelope = FadeEnvelope(fadeInFrames: recipe.bed?.fadeIn.frame(at: rate) ?? 0,
-                                     fadeOutFrames: recipe.bed?.fadeOut.frame(at: rate) ?? 0,
-                                     totalFrames: timeline.totalFrames)
+        self.envelope = FadeEnvelope(
+            fadeInFrames: recipe.bed?.fadeIn.frame(at: rate) ?? 0,
+            fadeOutFrames: recipe.bed?.fadeOut.frame(at: rate) ?? 0,
+            totalFrames: timeline.totalFrames)
 
         var prepared = CueSounds()
         var events: [CueTrack.Event] = []

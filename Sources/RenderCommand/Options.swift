@@ -36,10 +36,15 @@ struct Options {
             case "--version": wantsVersion = true
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
-                if argument.hasPrefix("--output=") { options.output = String(argument.dropFirst(9)) }
-                else if argument.hasPrefix("--assets=") { options.assets = String(argument.dropFirst(9)) }
-                else if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option '\(argument)'") }
-                else { inputs.append(argument) }
+                if argument.hasPrefix("--output=") {
+                    options.output = String(argument.dropFirst(9))
+                } else if argument.hasPrefix("--assets=") {
+                    options.assets = String(argument.dropFirst(9))
+                } else if argument.hasPrefix("-") && argument.count > 1 {
+                    throw UsageError(message: "unknown option '\(argument)'")
+                } else {
+                    inputs.append(argument)
+                }
             }
             i += 1
         }

@@ -27,26 +27,31 @@ struct PracticeLayout {
         switch recipe.length {
         case .cycles(let n):
             guard cycle.nanoseconds <= Self.maximumDuration.nanoseconds / Int64(max(n, 1)) else {
-                throw DiagnosticList([Diagnostic(
-                    "cycles: \(n) cycles of \(cycle)s make more than the 24 h limit",
-                    at: recipe.location(of: "cycles"))])
+                throw DiagnosticList([
+                    Diagnostic(
+                        "cycles: \(n) cycles of \(cycle)s make more than the 24 h limit",
+                        at: recipe.location(of: "cycles"))
+                ])
             }
             practice = cycle * Int64(n)
             duration = recipe.intro + practice + recipe.outro
             wholeCycles = n
             phaseCount = n * pattern.phases.count
             if duration > Self.maximumDuration {
-                problems.append(Diagnostic(
-                    "cycles: \(n) cycles of \(cycle)s with intro and outro make \(duration)s, over the 24 h limit",
-                    at: recipe.location(of: "cycles")))
+                problems.append(
+                    Diagnostic(
+                        "cycles: \(n) cycles of \(cycle)s with intro and outro make \(duration)s, over the 24 h limit",
+                        at: recipe.location(of: "cycles")))
             }
         case .duration(let total):
             duration = total
             let available = total - recipe.intro - recipe.outro
             if available <= .zero {
-                throw DiagnosticList([Diagnostic(
-                    "duration: \(total)s leaves no time for practice after intro \(recipe.intro)s and outro \(recipe.outro)s",
-                    at: recipe.location(of: "duration"))])
+                throw DiagnosticList([
+                    Diagnostic(
+                        "duration: \(total)s leaves no time for practice after intro \(recipe.intro)s and outro \(recipe.outro)s",
+                        at: recipe.location(of: "duration"))
+                ])
             }
             let cycles = Int(available.nanoseconds / cycle.nanoseconds)
             var held = cycle * Int64(cycles)
@@ -59,22 +64,27 @@ struct PracticeLayout {
             if count == 0 {
                 let unit = recipe.endOn == .cycle ? "one \(cycle)s cycle of '\(pattern.name)'" : "its first phase (\(pattern.phases[0].length)s)"
                 let hint = recipe.endOn == .cycle ? " (use a longer duration, or end_on: phase)" : ""
-                throw DiagnosticList([Diagnostic(
-                    "duration: \(total)s leaves \(available)s for practice, shorter than \(unit)\(hint)",
-                    at: recipe.location(of: "duration"))])
+                throw DiagnosticList([
+                    Diagnostic(
+                        "duration: \(total)s leaves \(available)s for practice, shorter than \(unit)\(hint)",
+                        at: recipe.location(of: "duration"))
+                ])
             }
             practice = held
             wholeCycles = cycles
             phaseCount = count
         }
         if phaseCount > Self.maximumPhases {
-            problems.append(Diagnostic("the track would hold \(phaseCount) phases, over the limit of \(Self.maximumPhases)",
-                                       at: recipe.location(of: recipe.locations["cycles"] != nil ? "cycles" : "duration")))
+            problems.append(
+                Diagnostic(
+                    "the track would hold \(phaseCount) phases, over the limit of \(Self.maximumPhases)",
+                    at: recipe.location(of: recipe.locations["cycles"] != nil ? "cycles" : "duration")))
         }
         if let bed = recipe.bed, bed.fadeIn + bed.fadeOut > duration {
-            problems.append(Diagnostic(
-                "bed.fade_in (\(bed.fadeIn)s) and bed.fade_out (\(bed.fadeOut)s) together are longer than the track (\(duration)s)",
-                at: recipe.location(of: "bed.fade_in")))
+            problems.append(
+                Diagnostic(
+                    "bed.fade_in (\(bed.fadeIn)s) and bed.fade_out (\(bed.fadeOut)s) together are longer than the track (\(duration)s)",
+                    at: recipe.location(of: "bed.fade_in")))
         }
         if !problems.isEmpty { throw DiagnosticList(problems) }
     }

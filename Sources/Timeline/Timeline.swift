@@ -34,9 +34,11 @@ public struct Timeline: Sendable {
         let practiceStart = recipe.intro
         let practiceEnd = recipe.intro + layout.practice
         var sections: [Section] = []
-        for (kind, start, end) in [(SectionKind.intro, ExactSeconds.zero, practiceStart),
-                                   (.practice, practiceStart, practiceEnd),
-                                   (.outro, practiceEnd, layout.duration)] {
+        for (kind, start, end) in [
+            (SectionKind.intro, ExactSeconds.zero, practiceStart),
+            (.practice, practiceStart, practiceEnd),
+            (.outro, practiceEnd, layout.duration),
+        ] {
             let span = Section(kind: kind, start: start, end: end, rate: rate)
             if span.endFrame > span.startFrame { sections.append(span) }
         }
@@ -57,8 +59,10 @@ public struct Timeline: Sendable {
             let phase = pattern.phases[position]
             let start = practiceStart + cycle * Int64(cycleIndex) + offsets[position]
             let end = start + phase.length
-            phases.append(PhaseSpan(index: index, cycle: cycleIndex, kind: phase.kind, label: phase.label,
-                                    start: start, end: end, rate: rate))
+            phases.append(
+                PhaseSpan(
+                    index: index, cycle: cycleIndex, kind: phase.kind, label: phase.label,
+                    start: start, end: end, rate: rate))
         }
         self.phases = phases
 

@@ -1,3 +1,4 @@
-import RenderCommand
 import Foundation
+import RenderCommand
+
 exit(RenderCommand.main())
