@@ -1,0 +1,141 @@
+import AudioIO
+import CadenceCues
+import Foundation
+import Testing
+
+/// An output format and bit depth to render twice.
+struct FormatCase: CustomTestStringConvertible, Sendable {
+    let fileExtension: String
+    let bitDepth: String?
+    var testDescription: String { ".\(fileExtension)" + (bitDepth.map { " \($0)" } ?? "") }
+}
+
+@Suite("Reproducible renders")
+struct ReproducibilityTests {
+    static func recipe(bitDepth: String?) -> String {
+        """
+        id: same-bytes
+        title: Same Bytes
+        duration: 5s
+        intro: 0.5s
+        \(inlinePattern([TestPhase(kind: "inhale", length: "1.5s"), TestPhase(kind: "exhale", length: "2.5s")]))bed:
+          synth: pink-noise
+          gain: -10 dB
+          fade_in: 0.5s
+          fade_out: 1s
+        output:
+          sample_rate: 48000
+          channels: 2
+        \(bitDepth.map { "  bit_depth: \($0)\n" } ?? "")  loudness: -18 LUFS
+        """
+    }
+
+    @Test("the same recipe renders to the same bytes, and audio.sha256 is the file's hash", arguments: [
+        FormatCase(fileExtension: "flac", bitDepth: "24"),
+        FormatCase(fileExtension: "wav", bitDepth: "16"),
+        FormatCase(fileExtension: "wav", bitDepth: "32f"),
+        FormatCase(fileExtension: "ogg", bitDepth: nil),
+    ])
+    func sameBytes(_ c: FormatCase) throws {
+        let folder = try TempFolder("repro")
+        let recipe = try folder.write(Self.recipe(bitDepth: c.bitDepth), to: "same-bytes.yml")
+        let first = folder.file("one/same-bytes.\(c.fileExtension)")
+        let second = folder.file("two/same-bytes.\(c.fileExtension)")
+        let (_, sheet) = try renderInProcess(recipe, to: first)
+        try renderInProcess(recipe, to: second)
+
+        let a = try bytes(first), b = try bytes(second)
+        #expect(a.count > 1000)
+        #expect(a == b, "two renders differ (\(a.count) vs \(b.count) bytes, first difference at byte \(zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)))")
+        #expect(try bytes(cueSheetPath(for: first)) == bytes(cueSheetPath(for: second)), "the cue sheets differ")
+
+        #expect(sheet.audio.sha256 == (try sha256(ofFile: first)), "audio.sha256 is not the hash of the file")
+        #expect(sheet.audio.sha256.count == 64)
+        #expect(sheet.audio.file == "same-bytes.\(c.fileExtension)")
+
+        // and the file is what its extension says
+        let format = try #require(soundFormat(first), "libsndfile cannot open the render")
+        let expectedMajor: Int32 = switch c.fileExtension {
+        case "flac": SoundFileWriter.Format.flac24.major
+        case "wav": SoundFileWriter.Format.wav16.major
+        default: SoundFileWriter.Format.opus.major  // Ogg container
+        }
+        #expect(format.major == expectedMajor)
+        switch c.bitDepth {
+        case "16": #expect(format.subtype == SoundFileWriter.Format.wav16.subtype)
+        case "24": #expect(format.subtype == SoundFileWriter.Format.flac24.subtype)
+        case "32f": #expect(format.subtype == SoundFileWriter.Format.wavFloat.subtype)
+        default: break
+        }
+    }
+
+    @Test("16-bit output is TPDF-dithered, and digital silence stays exactly 0")
+    func dither() throws {
+        let folder = try TempFolder("dither")
+        let rate = 48000
+        // 1 s of digital silence, 3 s of a quiet 440 Hz sine (-40 dBFS), 1 s of silence
+        let silent = rate, tone = 3 * rate
+        let sine = Fixture.sine(frequency: 440, amplitudes: [0.01], sampleRate: rate, frames: tone)
+        let bed = [Float](repeating: 0, count: silent) + sine + [Float](repeating: 0, count: silent)
+        try Fixture.writeSound(folder.file("assets/quiet.wav"), bed, sampleRate: rate, channels: 1)
+        func recipe(_ depth: String) -> String {
+            """
+            duration: 5s
+            \(inlinePattern([TestPhase(kind: "inhale", length: "2s"), TestPhase(kind: "exhale", length: "2s")]))cues: {}
+            bed:
+              file: quiet.wav
+            output:
+              sample_rate: \(rate)
+              channels: 2
+              bit_depth: \(depth)
+              loudness: off
+            """
+        }
+        let path16 = try folder.write(recipe("16"), to: "q16.yml")
+        let path24 = try folder.write(recipe("24"), to: "q24.yml")
+        try renderInProcess(path16, to: folder.file("out/q16.wav"), assets: folder.file("assets"))
+        try renderInProcess(path24, to: folder.file("out/q24.wav"), assets: folder.file("assets"))
+        let a16 = try readAudio(folder.file("out/q16.wav"))
+        let a24 = try readAudio(folder.file("out/q24.wav"))
+        try #require(a16.frames == 5 * rate && a24.frames == 5 * rate)
+
+        // silence is silence, on every channel
+        #expect(a16.peak(0..<silent) == 0, "dither noise in the leading silence")
+        #expect(a16.peak((silent + tone)..<a16.frames) == 0, "dither noise in the trailing silence")
+
+        // within the tone: the error against the exact value is dither plus rounding, not rounding alone
+        var differing = 0, count = 0
+        var sum = 0.0, sumSquares = 0.0, worst = 0.0
+        for n in silent..<(silent + tone) {
+            for c in 0..<2 {
+                let exact = Double(sine[n - silent]) * 32767         // the float mix, in 16-bit steps
+                let got = Double(a16[n, c]) * 32768                   // libsndfile reads 16-bit as k / 32768
+                let plain = exact.rounded()
+                if got != plain { differing += 1 }
+                let error = got - exact
+                sum += error
+                sumSquares += error * error
+                worst = max(worst, abs(error))
+                count += 1
+            }
+        }
+        let mean = sum / Double(count)
+        let variance = sumSquares / Double(count) - mean * mean
+        // rounding alone: variance 1/12 LSB², no sample off the nearest step;
+        // TPDF of ±1 LSB adds 1/6: about 1/4 in all
+        #expect(Double(differing) / Double(count) > 0.2, "only \(differing) of \(count) samples differ from plain rounding: no dither?")
+        #expect(variance > 0.15 && variance < 0.4, "error variance \(variance) LSB², TPDF dither gives about 0.25")
+        #expect(abs(mean) < 0.05, "dither error is biased: mean \(mean) LSB")
+        #expect(worst <= 1.5 + 1e-6, "error of \(worst) LSB: more than ±1 LSB of TPDF plus rounding")
+
+        // the 24-bit render of the same mix is the plain rounding of it (no dither there);
+        // a float product may round the other way on a rare half step
+        var off24 = 0, worst24 = 0.0
+        for n in silent..<(silent + tone) {
+            let difference = abs(Double(a24[n, 0]) * 8_388_608 - (Double(sine[n - silent]) * 8_388_607).rounded())
+            if difference != 0 { off24 += 1 }
+            worst24 = max(worst24, difference)
+        }
+        #expect(Double(off24) / Double(tone) < 0.01 && worst24 <= 1, "24-bit output should be rounded, not dithered (\(off24) of \(tone) off, by up to \(worst24))")
+    }
+}
