@@ -57,11 +57,11 @@ public final class TrackRenderer: @unchecked Sendable {
     private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
+        try Self.checkFolder(for: output.audioPath)
         let measured =
             recipe.output.loudness == nil
             ? nil
             : try LoudnessPlan.measure(sampleRate: rate, channels: channels, makeMix: sources.makeMix)
-        try Self.createFolder(for: output.audioPath)
         var ceiling = output.ceiling
         var targetOffset = 0.0
         for attempt in 1...Self.lossyAttempts {
@@ -203,13 +203,16 @@ public final class TrackRenderer: @unchecked Sendable {
         return [UInt8](data)
     }
 
-    private static func createFolder(for path: String) throws(AudioError) {
+    /// The output's folder must exist and be a folder: like `cp` or `flac -o`, render does not invent folders.
+    private static func checkFolder(for path: String) throws(AudioError) {
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw AudioError(file: folder, operation: "create folder", reason: "\(error.localizedDescription)", kind: .cannotCreate)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            throw AudioError(file: path, operation: "create", reason: "the folder \(folder) does not exist", kind: .cannotCreate)
+        }
+        guard isDirectory.boolValue else {
+            throw AudioError(file: path, operation: "create", reason: "\(folder) is not a folder", kind: .cannotCreate)
         }
     }
 

@@ -15,6 +15,7 @@ enum CLIScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case corruptBed
     case emptyBed
     case outputInProc
+    case outputFolderMissing
     case outputUnderRegularFile
     case outputIsDirectory
     case outputIsDirectoryWithFormat
@@ -27,7 +28,7 @@ enum CLIScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .noArguments, .unknownOption, .twoRecipes: 64
         case .missingRecipe, .missingBed: 66
         case .misspelledKey, .bedPathWithDotDot, .bedAbsolutePath, .bedSymlinkOutside, .corruptBed, .emptyBed: 65
-        case .outputInProc, .outputUnderRegularFile, .outputIsDirectory, .outputIsDirectoryWithFormat: 73
+        case .outputInProc, .outputFolderMissing, .outputUnderRegularFile, .outputIsDirectory, .outputIsDirectoryWithFormat: 73
         }
     }
 }
@@ -123,6 +124,10 @@ struct CommandLineTests {
             messages = ["empty.wav"]
         case .outputInProc:
             arguments = [good, "-o", "/proc/cadence-e2e-\(getpid()).flac"]
+        case .outputFolderMissing:
+            // render does not invent folders: a mistyped -o is an error, not a new tree
+            arguments = [good, "-o", (folder.path as NSString).appendingPathComponent("missing/deeper/x.flac")]
+            messages = ["does not exist"]
         case .outputUnderRegularFile:
             try folder.write("not a folder", to: "regular.txt")
             arguments = [good, "-o", folder.file("regular.txt/x.flac")]

@@ -29,7 +29,12 @@ final class TempFolder {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
     /// The absolute path of `name` inside the folder.
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    /// The path of `name` in the folder; its parent folders are created (render itself does not create folders).
+    func file(_ name: String) -> String {
+        let full = (path as NSString).appendingPathComponent(name)
+        try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        return full
+    }
 
     /// Creates `name` (and its parent folders) as a folder; returns its path.
     @discardableResult
