@@ -43,6 +43,11 @@ let package = Package(
         /// Sources (bed, synth bed, cues), the block renderer, two-pass loudness, cue sheet output.
         .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues"]),
 
+        // MARK: - Catalogs
+
+        /// Many recipes: fingerprints, the manifest, parallel incremental renders, shards and merge.
+        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues"]),
+
         // MARK: - Players
 
         /// The cue sheet model, JSON in and out, phase lookup; no C, builds for iOS too.
@@ -51,7 +56,7 @@ let package = Package(
         // MARK: - Command line
 
         /// Argument parsing, usage, exit codes, the diagnostic printer.
-        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Render", "AudioIO"]),
+        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Render", "AudioIO", "Catalog"]),
         /// The `render` executable: a few lines calling RenderCommand.
         .executableTarget(name: "render", dependencies: ["RenderCommand"]),
 
@@ -63,5 +68,6 @@ let package = Package(
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
         .testTarget(
             name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
     ]
 )

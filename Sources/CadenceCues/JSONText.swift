@@ -63,6 +63,12 @@ public struct JSONText {
         out += "{ " + fields.map { JSONText.string($0.0) + ": " + $0.1 }.joined(separator: ", ") + " }"
     }
 
+    /// A bare value in an array.
+    public mutating func inlineValue(_ value: String) {
+        key(nil)
+        out += value
+    }
+
     public mutating func raw(_ k: String, _ value: String) {
         key(k)
         out += value

@@ -32,12 +32,22 @@ public final class TrackRenderer: @unchecked Sendable {
 
     /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder).
     public func render(recipePath: String, outputPath: String?, assets override: String?) throws(DiagnosticList) -> RenderedTrack {
-        let bytes = try Self.readRecipe(recipePath)
+        try render(recipe: try Self.load(recipePath: recipePath), outputPath: outputPath, assets: override)
+    }
+
+    /// Reads and validates a recipe file; its id defaults to the file's name.
+    public static func load(recipePath: String) throws(DiagnosticList) -> Recipe {
+        let bytes = try readRecipe(recipePath)
         let name = ((recipePath as NSString).lastPathComponent as NSString).deletingPathExtension
-        let recipe = try RecipeLoader.parse(bytes, file: recipePath, defaultID: name)
+        return try RecipeLoader.parse(bytes, file: recipePath, defaultID: name)
+    }
+
+    /// Renders a loaded recipe to `outputPath` (default `<id>.<format>` in the current folder).
+    public func render(recipe: Recipe, outputPath: String?, assets override: String?) throws(DiagnosticList) -> RenderedTrack {
         let output = try OutputPlan(recipe: recipe, outputPath: outputPath)
         let timeline = try Timeline(recipe: recipe)
-        let seed = SHA256Hasher.digest(bytes)
+        // seeds follow the recipe's meaning, not its spacing or comments
+        let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
         let sources = try TrackSources(
             recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds,
             seed: Self.word(seed, 0))
@@ -50,8 +60,41 @@ public final class TrackRenderer: @unchecked Sendable {
         } catch let error as Diagnostic {
             throw DiagnosticList([error])
         } catch {
-            throw DiagnosticList([Diagnostic("\(error)", file: recipePath, kind: .software)])
+            throw DiagnosticList([Diagnostic("\(error)", file: recipe.file, kind: .software)])
         }
+    }
+
+    /// Checks a loaded recipe without rendering: its timeline, and every asset it names
+    /// (found inside the assets folder, and readable as sound by libsndfile).
+    /// Returns the asset files it uses, resolved.
+    @discardableResult
+    public static func check(recipe: Recipe, assets override: String?) throws(DiagnosticList) -> [String] {
+        var problems: [Diagnostic] = []
+        do { _ = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
+        var used: [String] = []
+        var folder: AssetFolder?
+        do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
+        for (key, path) in recipe.assetPaths {
+            guard let folder else {
+                problems.append(Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)",
+                                           at: recipe.location(of: key), kind: .noInput))
+                continue
+            }
+            do {
+                let resolved = try folder.resolve(path, key: key, in: recipe)
+                do {
+                    _ = try SoundFileReader(path: resolved)
+                    used.append(resolved)
+                } catch {
+                    problems.append(Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
+                                               at: recipe.location(of: key), kind: error.kind))
+                }
+            } catch {
+                problems.append(error)
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticList(problems) }
+        return used
     }
 
     private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {

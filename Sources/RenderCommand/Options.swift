@@ -1,7 +1,16 @@
+import Catalog
+
 /// The command line, parsed: what to do and with which options.
 struct Options {
     enum Action: Equatable {
+        /// One recipe → one track.
         case render(String)
+        /// Folders (or several recipes) → a bundle folder.
+        case catalog([String])
+        /// Validate without rendering.
+        case check([String])
+        /// Shard folders → one bundle.
+        case merge([String])
         case help
         case version
     }
@@ -15,17 +24,27 @@ struct Options {
     var output: String?
     var assets: String?
     var quiet = false
+    var jobs: Int?
+    var shard: ShardSpec?
 
-    static func parse(_ arguments: [String]) throws(UsageError) -> Options {
+    static func parse(_ arguments: [String], environment: [String: String] = [:],
+                      isDirectory: (String) -> Bool = { _ in false }) throws(UsageError) -> Options {
         var options = Options()
         var inputs: [String] = []
+        var arguments = arguments
+        var merging = false
+        if arguments.first == "merge" {
+            merging = true
+            arguments.removeFirst()
+        }
         var i = 0
         func value(_ flag: String) throws(UsageError) -> String {
             i += 1
             guard i < arguments.count, !arguments[i].isEmpty else { throw UsageError(message: "\(flag) needs a value") }
             return arguments[i]
         }
-        var wantsHelp = false, wantsVersion = false
+        var wantsHelp = false, wantsVersion = false, checking = false
+        var shardText: String?
         while i < arguments.count {
             let argument = arguments[i]
             switch argument {
@@ -34,26 +53,55 @@ struct Options {
             case "-q", "--quiet": options.quiet = true
             case "-h", "--help": wantsHelp = true
             case "--version": wantsVersion = true
+            case "--check": checking = true
+            case "-j", "--jobs":
+                let text = try value(argument)
+                guard let n = Int(text), n >= 1, n <= 256 else { throw UsageError(message: "-j needs a number of jobs from 1 to 256, got '\(text)'") }
+                options.jobs = n
+            case "--shard": shardText = try value(argument)
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
-                if argument.hasPrefix("--output=") {
-                    options.output = String(argument.dropFirst(9))
-                } else if argument.hasPrefix("--assets=") {
-                    options.assets = String(argument.dropFirst(9))
-                } else if argument.hasPrefix("-") && argument.count > 1 {
-                    throw UsageError(message: "unknown option '\(argument)'")
-                } else {
-                    inputs.append(argument)
-                }
+                if argument.hasPrefix("--output=") { options.output = String(argument.dropFirst(9)) }
+                else if argument.hasPrefix("--assets=") { options.assets = String(argument.dropFirst(9)) }
+                else if argument.hasPrefix("--shard=") { shardText = String(argument.dropFirst(8)) }
+                else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)), n >= 1 { options.jobs = n }
+                else if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option '\(argument)'") }
+                else { inputs.append(argument) }
             }
             i += 1
         }
         if wantsHelp { options.action = .help; return options }
         if wantsVersion { options.action = .version; return options }
-        guard let recipe = inputs.first else { throw UsageError(message: "no recipe given") }
-        guard inputs.count == 1 else { throw UsageError(message: "one recipe at a time (got \(inputs.count))") }
-        if options.output?.isEmpty == true { throw UsageError(message: "-o needs a file name") }
-        options.action = .render(recipe)
+        if let shardText {
+            if shardText == "auto" {
+                guard let spec = ShardSpec.fromEnvironment(environment) else {
+                    throw UsageError(message: "--shard auto found no shard in the environment (CADENCE_SHARD, CI_NODE_INDEX/CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL)")
+                }
+                options.shard = spec
+            } else {
+                guard let spec = ShardSpec(shardText) else { throw UsageError(message: "--shard needs K/N with 1 ≤ K ≤ N (e.g. 3/8) or 'auto', got '\(shardText)'") }
+                options.shard = spec
+            }
+        }
+        if options.output?.isEmpty == true { throw UsageError(message: "-o needs a file or folder name") }
+        if merging {
+            guard !inputs.isEmpty else { throw UsageError(message: "merge needs the shard folders to join") }
+            guard options.output != nil else { throw UsageError(message: "merge needs -o FOLDER for the joined bundle") }
+            options.action = .merge(inputs)
+            return options
+        }
+        guard let first = inputs.first else { throw UsageError(message: "no recipe given") }
+        if checking {
+            options.action = .check(inputs)
+            return options
+        }
+        if inputs.count == 1 && !isDirectory(first) {
+            if options.shard != nil { throw UsageError(message: "--shard applies to a folder of recipes") }
+            options.action = .render(first)
+            return options
+        }
+        guard options.output != nil else { throw UsageError(message: "rendering a folder of recipes needs -o FOLDER for the bundle") }
+        options.action = .catalog(inputs)
         return options
     }
 }

@@ -1,23 +1,37 @@
 import AudioCore
+import Catalog
 import Foundation
 import Render
 
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
-    public static let version = "0.1.0"
+    public static let version = CadenceVersion.string
 
-    static let usage = "usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--assets DIR] [--quiet]"
+    static let usage = """
+        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--assets DIR] [--quiet]
+               render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--assets DIR] [--quiet]
+               render --check RECIPES/…
+               render merge SHARD-DIR/… -o DIST/
+        """
 
     static let help = """
         \(usage)
-
         Renders a session recipe (recipe-v1) to an audio file and its cue sheet (cues-v1):
         OUTPUT and OUTPUT-without-extension.cues.json. Without -o: <id>.<format> here.
+        A folder of recipes (searched recursively) renders into a bundle folder:
+        DIST/<id>.<ext>, DIST/<id>.cues.json and DIST/catalog.json; tracks whose inputs
+        have not changed since the last run are left as they are.
 
         options:
-          -o, --output FILE   the audio file to write; the format follows its extension
+          -o, --output PATH   the audio file to write (its extension gives the format),
+                              or the bundle folder for a folder of recipes
           --assets DIR        the folder recipe paths are relative to
-                              (default: the nearest 'assets' folder above the recipe)
+                              (default: the nearest 'assets' folder above each recipe)
+          -j, --jobs N        tracks rendered at once (default: the number of cores)
+          --shard K/N         render only the K-th of N balanced parts of the catalog;
+                              'auto' reads CADENCE_SHARD=K/N, GitLab's CI_NODE_INDEX and
+                              CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL
+          --check             validate recipes and their assets without rendering
           -q, --quiet         print errors only
           -h, --help          show this help
           --version           print the version
@@ -32,7 +46,10 @@ public enum RenderCommand {
         signal(SIGPIPE, SIG_IGN)
         let options: Options
         do {
-            options = try Options.parse(arguments)
+            options = try Options.parse(arguments, environment: ProcessInfo.processInfo.environment) { path in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            }
         } catch {
             FileHandle.standardError.write(Data("render: \(error.message)\n\(usage)\n".utf8))
             return FailureKind.usage.rawValue
@@ -46,6 +63,12 @@ public enum RenderCommand {
             return 0
         case .render(let recipe):
             return render(recipe: recipe, options: options)
+        case .catalog(let inputs):
+            return CatalogCommand.render(inputs: inputs, options: options)
+        case .check(let inputs):
+            return CatalogCommand.check(inputs: inputs, options: options)
+        case .merge(let folders):
+            return CatalogCommand.merge(folders: folders, options: options)
         }
     }
 

@@ -1,0 +1,69 @@
+import AudioCore
+import Foundation
+import Recipe
+import Render
+import Timeline
+
+/// One track of a catalog, checked and fingerprinted, ready to render or skip.
+public struct PlannedTrack: Sendable {
+    public let recipe: Recipe
+    public let frames: Int64
+    public let audioFile: String
+    public let cueFile: String
+    public let fingerprint: String
+}
+
+/// A catalog read and checked: the tracks that can be rendered, and every problem found.
+public struct CatalogPlan: Sendable {
+    public var tracks: [PlannedTrack] = []
+    /// Problems by recipe file, in file order.
+    public var failures: [(file: String, diagnostics: [Diagnostic])] = []
+    public var recipeCount = 0
+
+    /// Loads every recipe, checks its timeline and assets, and fingerprints it.
+    /// Duplicate ids are an error on every file that uses them.
+    public static func make(paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false) -> CatalogPlan {
+        var plan = CatalogPlan()
+        let (files, missing) = CatalogScan.recipes(in: paths)
+        for path in missing {
+            plan.failures.append((path, [Diagnostic("no such recipe file or folder", file: path, kind: .noInput)]))
+        }
+        plan.recipeCount = files.count
+        var loaded: [(file: String, recipe: Recipe)] = []
+        for file in files {
+            do {
+                loaded.append((file, try TrackRenderer.load(recipePath: file)))
+            } catch {
+                plan.failures.append((file, error.diagnostics))
+            }
+        }
+        var byID: [String: [String]] = [:]
+        for (file, recipe) in loaded { byID[recipe.id, default: []].append(file) }
+        for (file, recipe) in loaded {
+            if let owners = byID[recipe.id], owners.count > 1 {
+                let others = owners.filter { $0 != file }.joined(separator: ", ")
+                plan.failures.append((file, [Diagnostic("duplicate id '\(recipe.id)' (also in \(others))",
+                                                        at: recipe.locations["id"] ?? SourceLocation(file: file, line: 1, column: 1))]))
+                continue
+            }
+            do {
+                let used = try TrackRenderer.check(recipe: recipe, assets: assets)
+                let timeline = try Timeline(recipe: recipe)
+                let format = recipe.output.format ?? .flac
+                let audio = "\(recipe.id).\(format.fileExtension)"
+                let fingerprint = checkOnly ? "" : try Fingerprint.of(recipe: recipe, outputFile: audio, assets: used.sorted(), hashes: hashes)
+                plan.tracks.append(PlannedTrack(recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
+                                                cueFile: "\(recipe.id).cues.json", fingerprint: fingerprint))
+            } catch let error as DiagnosticList {
+                plan.failures.append((file, error.diagnostics))
+            } catch {
+                plan.failures.append((file, [Diagnostic("\(error)", file: file, kind: .data)]))
+            }
+        }
+        plan.failures.sort { $0.file < $1.file }
+        return plan
+    }
+
+    /// Every id the catalog holds (good tracks), sorted.
+    public var ids: [String] { tracks.map(\.recipe.id).sorted() }
+}

@@ -1,0 +1,163 @@
+import AudioCore
+import AudioIO
+import Dispatch
+import Foundation
+import Recipe
+import Render
+
+/// Renders a catalog into a bundle folder: incremental, parallel, shardable.
+///
+/// Tracks whose fingerprint matches the manifest and whose files are on disk
+/// are up to date and skipped. The rest are rendered longest first on `jobs`
+/// workers, sharing prepared beds. The manifest is rewritten (atomically)
+/// after every finished track, so whatever stops the run, it describes what is
+/// on disk, and the next run continues from there.
+public final class CatalogRenderer: @unchecked Sendable {
+    public struct Summary: Sendable {
+        public var rendered = 0
+        public var upToDate = 0
+        public var failed: [(file: String, diagnostics: [Diagnostic])] = []
+        public var audioSeconds = 0.0
+        public var renderedSeconds = 0.0
+        public var wallSeconds = 0.0
+    }
+
+    private let output: String
+    private let assets: String?
+    private let jobs: Int
+    private let progress: Progress
+    private let lock = NSLock()
+    private var entries: [String: Manifest.Entry] = [:]
+    private var shardInfo: Manifest.ShardInfo?
+    /// The work queue and its results, shared by the workers under `lock`.
+    private var todo: [PlannedTrack] = []
+    private var next = 0
+    private var results = Summary()
+
+    public init(output: String, assets: String?, jobs: Int, progress: Progress) {
+        self.output = output
+        self.assets = assets
+        self.jobs = max(1, jobs)
+        self.progress = progress
+    }
+
+    /// Renders `plan` (or the part of it `shard` selects) into the output folder.
+    public func run(plan: CatalogPlan, shard: ShardSpec?) throws -> Summary {
+        let started = Date()
+        var summary = Summary()
+        summary.failed = plan.failures
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        let previous = (try? Manifest.read(folder: output)) ?? nil
+
+        var tracks = plan.tracks
+        if let shard {
+            let split = ShardPlan(tracks: plan.tracks.map { ($0.recipe.id, $0.frames) }, count: shard.count)
+            tracks = tracks.filter { split.assignment[$0.recipe.id] == shard.index }
+            shardInfo = Manifest.ShardInfo(index: shard.index, count: shard.count, catalog: plan.ids)
+        }
+        let wanted = Set(tracks.map(\.recipe.id))
+        // keep what the previous run left that still belongs here; forget (and delete) the rest
+        for entry in previous?.tracks ?? [] {
+            if wanted.contains(entry.id) {
+                entries[entry.id] = entry
+            } else if shard == nil && plan.failures.isEmpty {
+                // a recipe that is gone: its track leaves the bundle
+                remove(entry)
+            } else {
+                // a recipe that failed to load may still be this track: keep it until it renders again
+                entries[entry.id] = entry
+            }
+        }
+
+        todo = []
+        for track in tracks {
+            if let entry = entries[track.recipe.id], entry.fingerprint == track.fingerprint, isOnDisk(entry) {
+                summary.upToDate += 1
+                summary.audioSeconds += entry.duration
+                progress.finished(track.recipe.file, status: "up to date")
+            } else {
+                todo.append(track)
+            }
+        }
+        todo.sort { $0.frames != $1.frames ? $0.frames > $1.frames : $0.recipe.id < $1.recipe.id }
+        try writeManifest()
+        progress.start(total: todo.count, audioSeconds: todo.reduce(0) { $0 + Double($1.frames) / Double($1.recipe.output.sampleRate) })
+
+        let renderer = TrackRenderer(beds: BedCache())
+        next = 0
+        results = Summary()
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { [self] _ in
+            while true {
+                lock.lock()
+                guard next < todo.count else {
+                    lock.unlock()
+                    return
+                }
+                let track = todo[next]
+                next += 1
+                lock.unlock()
+                let seconds = Double(track.frames) / Double(track.recipe.output.sampleRate)
+                do {
+                    let done = try renderer.render(recipe: track.recipe, outputPath: path(track.audioFile), assets: assets)
+                    let entry = Manifest.Entry(
+                        id: track.recipe.id, title: track.recipe.title, category: track.recipe.category,
+                        duration: Double(done.frames) / Double(done.sampleRate), file: track.audioFile, cues: track.cueFile,
+                        premium: track.recipe.premium, sortOrder: track.recipe.sortOrder, frames: done.frames,
+                        sampleRate: done.sampleRate, sha256: done.sha256, bytes: done.bytes,
+                        loudnessLUFS: done.loudness.map { ($0 * 100).rounded() / 100 },
+                        truePeakDBTP: done.truePeak.map { ($0 * 100).rounded() / 100 }, fingerprint: track.fingerprint)
+                    lock.lock()
+                    entries[entry.id] = entry
+                    results.rendered += 1
+                    results.audioSeconds += seconds
+                    results.renderedSeconds += seconds
+                    let manifestError: Error?
+                    do { try writeManifest(); manifestError = nil } catch { manifestError = error }
+                    lock.unlock()
+                    if let manifestError { throw manifestError }
+                    progress.finished(track.recipe.file, status: "rendered", seconds: seconds)
+                } catch let error as DiagnosticList {
+                    lock.lock()
+                    results.failed.append((track.recipe.file, error.diagnostics))
+                    lock.unlock()
+                    progress.finished(track.recipe.file, status: "FAILED")
+                } catch {
+                    lock.lock()
+                    results.failed.append((track.recipe.file, [Diagnostic("\(error)", file: track.recipe.file, kind: .cannotCreate)]))
+                    lock.unlock()
+                    progress.finished(track.recipe.file, status: "FAILED")
+                }
+            }
+        }
+        summary.rendered = results.rendered
+        summary.audioSeconds += results.audioSeconds
+        summary.renderedSeconds = results.renderedSeconds
+        summary.failed += results.failed.sorted { $0.file < $1.file }
+        summary.wallSeconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    private func path(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
+
+    /// The entry's files exist with the size the manifest records.
+    private func isOnDisk(_ entry: Manifest.Entry) -> Bool {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path(entry.file))
+        let size = (attributes?[.size] as? NSNumber)?.int64Value
+        return size == entry.bytes && FileManager.default.fileExists(atPath: path(entry.cues))
+    }
+
+    /// Deletes a track that is no longer in the catalog.
+    private func remove(_ entry: Manifest.Entry) {
+        for name in [entry.file, entry.cues] where !name.contains("/") && !name.hasPrefix(".") {
+            try? FileManager.default.removeItem(atPath: path(name))
+        }
+    }
+
+    /// Rewrites catalog.json from the current entries (caller holds the lock, or runs alone).
+    private func writeManifest() throws {
+        let manifest = Manifest(tracks: Array(entries.values), shard: shardInfo)
+        let file = try AtomicOutputFile(path: path(Manifest.fileName))
+        try file.write(Array(manifest.jsonText().utf8))
+        try file.commit()
+    }
+}

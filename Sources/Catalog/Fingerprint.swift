@@ -1,0 +1,45 @@
+import AudioIO
+import Foundation
+import Recipe
+import Render
+
+/// The input fingerprint of a track: what decides whether it must be rendered again.
+///
+/// SHA-256 over the renderer's version, the recipe's meaning (`canonicalText`:
+/// not its spacing, comments or key order), the output file name and format,
+/// and the bytes of every asset it uses. A changed bed changes exactly the
+/// fingerprints of the tracks that use it.
+public enum Fingerprint {
+    public static func of(recipe: Recipe, outputFile: String, assets: [String], hashes: AssetHashes) throws -> String {
+        var text = "cadence \(CadenceVersion.string)\n" + recipe.canonicalText + "file=\(outputFile)\n"
+        for path in assets {
+            text += "asset=\((path as NSString).lastPathComponent) \(try hashes.hash(of: path))\n"
+        }
+        return SHA256Hasher.hex(SHA256Hasher.digest(Array(text.utf8)))
+    }
+}
+
+/// SHA-256 of asset files, each read once per catalog run however many tracks share it.
+public final class AssetHashes: @unchecked Sendable {
+    private var hashes: [String: String] = [:]
+    private let lock = NSLock()
+
+    public init() {}
+
+    public func hash(of path: String) throws -> String {
+        lock.lock()
+        if let known = hashes[path] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ManifestError(path: path, reason: "cannot read the asset to fingerprint it")
+        }
+        let hex = SHA256Hasher.hex(SHA256Hasher.digest([UInt8](data)))
+        lock.lock()
+        hashes[path] = hex
+        lock.unlock()
+        return hex
+    }
+}

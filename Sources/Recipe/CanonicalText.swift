@@ -1,0 +1,70 @@
+import AudioCore
+
+extension Recipe {
+    /// The recipe's meaning as text: every value after defaults, in a fixed order,
+    /// without the file's name, comments, spacing or key order.
+    ///
+    /// Two recipes that render the same say the same here, so it seeds the noise,
+    /// dither and Ogg serial, and fingerprints the track in a catalog.
+    public var canonicalText: String {
+        var lines: [String] = []
+        func add(_ key: String, _ value: String) { lines.append("\(key)=\(value)") }
+        add("id", id)
+        add("title", title)
+        add("category", category ?? "~")
+        add("premium", String(premium))
+        add("sort_order", sortOrder.map(String.init) ?? "~")
+        switch length {
+        case .duration(let d): add("duration", d.description)
+        case .cycles(let n): add("cycles", String(n))
+        }
+        add("end_on", endOn.rawValue)
+        add("intro", intro.description)
+        add("outro", outro.description)
+        add("pattern.name", pattern.name)
+        for (i, phase) in pattern.phases.enumerated() {
+            add("pattern.phase.\(i)", "\(phase.kind)|\(phase.length)|\(phase.label)")
+        }
+        if let bed {
+            switch bed.source {
+            case .file(let path): add("bed.file", path)
+            case .synth(let synth): add("bed.synth", "\(synth)")
+            }
+            add("bed.gain", "\(bed.gainDB)")
+            add("bed.fade_in", bed.fadeIn.description)
+            add("bed.fade_out", bed.fadeOut.description)
+            add("bed.crossfade", bed.crossfade.description)
+        } else {
+            add("bed", "none")
+        }
+        for name in cues.keys.sorted() {
+            switch cues[name] {
+            case .tone(let t):
+                add("cue.\(name)", "tone|\(t.frequency)|\(t.length)|\(t.gainDB)|\(t.envelope.rawValue)|\(t.harmonics)")
+            case .file(let path, let gain):
+                add("cue.\(name)", "file|\(path)|\(gain)")
+            case nil:
+                break
+            }
+        }
+        add("output.sample_rate", String(output.sampleRate))
+        add("output.channels", String(output.channels))
+        add("output.format", output.format?.rawValue ?? "~")
+        add("output.bit_depth", output.bitDepth?.rawValue ?? "~")
+        add("output.loudness", output.loudness.map { "\($0)" } ?? "off")
+        add("output.true_peak", "\(output.truePeak)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Recipe {
+    /// Every asset file the recipe names, with the key that names it (`bed.file`, `cues.inhale.file`), in a fixed order.
+    public var assetPaths: [(key: String, path: String)] {
+        var paths: [(key: String, path: String)] = []
+        if case .file(let path) = bed?.source { paths.append(("bed.file", path)) }
+        for name in cues.keys.sorted() {
+            if case .file(let path, _) = cues[name] { paths.append(("cues.\(name).file", path)) }
+        }
+        return paths
+    }
+}

@@ -1,0 +1,88 @@
+import AudioCore
+import Catalog
+import Foundation
+import Render
+
+/// The catalog commands: render a folder into a bundle, check it, merge shards.
+enum CatalogCommand {
+    static func render(inputs: [String], options: Options) -> Int32 {
+        let output = options.output ?? "dist"
+        let hashes = AssetHashes()
+        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes)
+        if plan.recipeCount == 0 && plan.failures.isEmpty {
+            printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
+            return FailureKind.noInput.rawValue
+        }
+        let progress = Progress(quiet: options.quiet)
+        let renderer = CatalogRenderer(output: output, assets: options.assets,
+                                       jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+        let summary: CatalogRenderer.Summary
+        do {
+            summary = try renderer.run(plan: plan, shard: options.shard)
+        } catch {
+            progress.end()
+            printError("\(output): error: \(error)")
+            return FailureKind.cannotCreate.rawValue
+        }
+        progress.end()
+        if !options.quiet { printSummary(summary, shard: options.shard) }
+        return report(summary.failed)
+    }
+
+    static func check(inputs: [String], options: Options) -> Int32 {
+        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true)
+        if plan.recipeCount == 0 && plan.failures.isEmpty {
+            printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
+            return FailureKind.noInput.rawValue
+        }
+        let status = report(plan.failures)
+        if !options.quiet {
+            print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors")
+        }
+        return status
+    }
+
+    static func merge(folders: [String], options: Options) -> Int32 {
+        let output = options.output ?? "dist"
+        do {
+            let count = try Merge.run(inputs: folders, output: output)
+            if !options.quiet { print("merged \(count) tracks from \(folders.count) folders into \(output)") }
+            return 0
+        } catch let failure as Merge.Failure {
+            for message in failure.messages { printError(message) }
+            return FailureKind.data.rawValue
+        } catch {
+            printError("\(output): error: \(error)")
+            return FailureKind.cannotCreate.rawValue
+        }
+    }
+
+    /// Prints every failure's diagnostics; returns the exit status they call for.
+    private static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> Int32 {
+        guard !failures.isEmpty else { return 0 }
+        printError("\(failures.count) recipe\(failures.count == 1 ? "" : "s") failed:")
+        var kind = FailureKind.data
+        for failure in failures {
+            for diagnostic in failure.diagnostics { printError("\(diagnostic)") }
+            let list = DiagnosticList(failure.diagnostics)
+            if list.kind == .noInput || list.kind > kind { kind = list.kind }
+        }
+        return kind.rawValue
+    }
+
+    private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?) {
+        let factor = s.wallSeconds > 0 ? s.renderedSeconds / s.wallSeconds : 0
+        print("""
+            \(shard.map { "shard        \($0)\n" } ?? "")rendered     \(s.rendered)
+            up to date   \(s.upToDate)
+            failed       \(s.failed.count)
+            audio        \(RenderCommand.clock(s.audioSeconds))
+            wall time    \(String(format: "%.2f s", s.wallSeconds))
+            realtime     \(String(format: "%.0f×", factor))
+            """)
+    }
+
+    private static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
