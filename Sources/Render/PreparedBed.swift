@@ -40,22 +40,37 @@ public final class BedCache: @unchecked Sendable {
         let channels: Int
     }
     private var beds: [Key: PreparedBed] = [:]
-    private let lock = NSLock()
+    private var inFlight: Set<Key> = []
+    private let condition = NSCondition()
 
     public init() {}
 
     /// The prepared bed for `path` at the given format, decoding it on first use.
+    ///
+    /// Each bed is decoded once however many tracks ask for it at the same time:
+    /// the first caller decodes while the others wait for its result; beds of
+    /// other files decode in parallel.
     public func bed(path: String, sampleRate: Int, channels: Int) throws(AudioError) -> PreparedBed {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         let key = Key(
             path: path, size: (attributes?[.size] as? NSNumber)?.int64Value ?? -1,
             modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0,
             sampleRate: sampleRate, channels: channels)
-        lock.lock()
-        defer { lock.unlock() }
-        if let bed = beds[key] { return bed }
-        let bed = try PreparedBed(path: path, sampleRate: sampleRate, channels: channels)
-        beds[key] = bed
-        return bed
+        condition.lock()
+        while inFlight.contains(key) { condition.wait() }
+        if let bed = beds[key] {
+            condition.unlock()
+            return bed
+        }
+        inFlight.insert(key)
+        condition.unlock()
+        let result: Result<PreparedBed, AudioError>
+        do { result = .success(try PreparedBed(path: path, sampleRate: sampleRate, channels: channels)) } catch { result = .failure(error) }
+        condition.lock()
+        inFlight.remove(key)
+        if case .success(let bed) = result { beds[key] = bed }
+        condition.broadcast()
+        condition.unlock()
+        return try result.get()
     }
 }
