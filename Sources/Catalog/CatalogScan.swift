@@ -22,6 +22,9 @@ public enum CatalogScan {
                 .sorted()
             files += found.map { base + "/" + $0 }
         }
+        // the same file named twice (or through two folders) is one recipe
+        var seen: Set<String> = []
+        files = files.filter { seen.insert(($0 as NSString).standardizingPath).inserted }
         return (files, missing)
     }
 }

@@ -1,4 +1,6 @@
 import Catalog
+import Foundation
+import Recipe
 
 /// The command line, parsed: what to do and with which options.
 struct Options {
@@ -100,7 +102,10 @@ struct Options {
             options.action = .render(first)
             return options
         }
-        guard options.output != nil else { throw UsageError(message: "rendering a folder of recipes needs -o FOLDER for the bundle") }
+        guard let output = options.output else { throw UsageError(message: "rendering a folder of recipes needs -o FOLDER for the bundle") }
+        if AudioFormat(fileExtension: (output as NSString).pathExtension) != nil {
+            throw UsageError(message: "one recipe at a time for an audio file; several recipes or a folder render into a folder (-o DIST/), not '\(output)'")
+        }
         options.action = .catalog(inputs)
         return options
     }
