@@ -60,8 +60,9 @@ public final class CatalogRenderer: @unchecked Sendable {
         for entry in previous?.tracks ?? [] {
             if wanted.contains(entry.id) {
                 entries[entry.id] = entry
-            } else if shard == nil && plan.failures.isEmpty {
-                // a recipe that is gone: its track leaves the bundle
+            } else if shard != nil || plan.failures.isEmpty {
+                // a recipe that is gone, or (in a shard's folder, reused as a CI cache)
+                // a track of another shard: it leaves this folder
                 remove(entry)
             } else {
                 // a recipe that failed to load may still be this track: keep it until it renders again
@@ -154,10 +155,13 @@ public final class CatalogRenderer: @unchecked Sendable {
     }
 
     /// Rewrites catalog.json from the current entries (caller holds the lock, or runs alone).
+    /// An unchanged manifest is left as it is (an up-to-date run touches no file).
     private func writeManifest() throws {
         let manifest = Manifest(tracks: Array(entries.values), shard: shardInfo)
+        let bytes = Array(manifest.jsonText().utf8)
+        if let current = FileManager.default.contents(atPath: path(Manifest.fileName)), [UInt8](current) == bytes { return }
         let file = try AtomicOutputFile(path: path(Manifest.fileName))
-        try file.write(Array(manifest.jsonText().utf8))
+        try file.write(bytes)
         try file.commit()
     }
 }

@@ -38,6 +38,8 @@ public final class Progress: @unchecked Sendable {
         if live { print("\r\u{1B}[K", terminator: "") }
         print("\(status): \(file)")
         draw()
+        // a CI log shows each track as it finishes, and keeps it if the run is killed
+        fflush(nil)
     }
 
     /// Ends the live line.

@@ -78,7 +78,7 @@ enum CatalogCommand {
             failed       \(s.failed.count)
             audio        \(RenderCommand.clock(s.audioSeconds))
             wall time    \(String(format: "%.2f s", s.wallSeconds))
-            realtime     \(String(format: "%.0f×", factor))
+            realtime     \(s.rendered > 0 ? String(format: "%.0f×", factor) : "–")
             """)
     }
 

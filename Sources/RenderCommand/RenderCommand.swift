@@ -44,6 +44,11 @@ public enum RenderCommand {
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         // a closed stdout (`render … | head`) must not kill a render midway
         signal(SIGPIPE, SIG_IGN)
+        // a parent may hand down blocked signals; Ctrl-C and SIGTERM must still stop a render
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for s in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, s) }
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
         let options: Options
         do {
             options = try Options.parse(arguments, environment: ProcessInfo.processInfo.environment) { path in

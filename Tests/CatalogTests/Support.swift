@@ -1,0 +1,480 @@
+import AudioIO
+import CadenceCues
+import Foundation
+import Testing
+
+// Helpers of the catalog tests, a small copy of what RenderTests/Support.swift
+// offers (test targets cannot share files) plus what a catalog needs: running
+// `render` in the background, file identities, folder snapshots and the
+// catalog manifest's model. Every expectation is computed from the recipes'
+// own text, never copied from a render.
+
+// MARK: - Temporary folders
+
+/// A fresh folder under the system's temporary directory, removed when released.
+final class TempFolder {
+    let path: String
+
+    init(_ label: String = "cat") throws {
+        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-\(label)-XXXXXX")
+        var template = Array(base.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw TestFailure("mkdtemp failed for \(base): \(String(cString: strerror(errno)))")
+        }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The path of `name` inside the folder (nothing is created).
+    func file(_ name: String) -> String {
+        (path as NSString).appendingPathComponent(name)
+    }
+
+    /// Writes `text` to `name` (creating parent folders); returns the path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        try write(Array(text.utf8), to: name)
+    }
+
+    /// Writes `bytes` to `name` (creating parent folders); returns the path.
+    @discardableResult
+    func write(_ bytes: [UInt8], to name: String) throws -> String {
+        let full = file(name)
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: full, contents: Data(bytes)) else {
+            throw TestFailure("cannot write \(full)")
+        }
+        return full
+    }
+
+    /// The text of `name`.
+    func read(_ name: String) throws -> String {
+        String(decoding: try bytes(file(name)), as: UTF8.self)
+    }
+}
+
+/// A helper's own failure (a fixture that cannot be written, a tool that is missing).
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: - Exact decimal time
+
+/// A non-negative decimal number of seconds (`2.5s`, `800ms`, `4`) held exactly as picoseconds.
+struct Seconds: Equatable, Comparable {
+    static let scale: Int128 = 1_000_000_000_000
+    var picoseconds: Int128
+
+    init(picoseconds: Int128) { self.picoseconds = picoseconds }
+
+    init(_ text: String) {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        var unit: Int128 = Self.scale
+        if t.hasSuffix("ms") { t.removeLast(2); unit = Self.scale / 1000 } else if t.hasSuffix("s") { t.removeLast() }
+        let pieces = t.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        precondition(pieces.count <= 2, "not a decimal: \(text)")
+        var value = Int128(pieces[0].isEmpty ? "0" : pieces[0])! * Self.scale
+        if pieces.count == 2 {
+            precondition(pieces[1].count <= 12, "too many digits: \(text)")
+            value += Int128(pieces[1] + String(repeating: "0", count: 12 - pieces[1].count))!
+        }
+        picoseconds = value * unit / Self.scale
+    }
+
+    /// `floor(self × rate + 1/2)`, the spec's boundary rule, in integers.
+    func frame(at rate: Int) -> Int64 {
+        Int64((2 * picoseconds * Int128(rate) + Self.scale) / (2 * Self.scale))
+    }
+
+    var double: Double { Double(picoseconds) / Double(Self.scale) }
+
+    static func < (a: Seconds, b: Seconds) -> Bool { a.picoseconds < b.picoseconds }
+}
+
+// MARK: - Fixtures
+
+enum Fixture {
+    /// Writes interleaved float samples as a 32-bit float WAV with libsndfile (`SoundFileWriter`).
+    static func writeSound(_ path: String, _ samples: [Float], sampleRate: Int, channels: Int) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: .wavFloat, sampleRate: sampleRate, channels: channels)
+        try samples.withUnsafeBufferPointer { try writer.write($0, frames: samples.count / channels) }
+        try writer.finish()
+    }
+
+    /// A sine of `frequency` Hz at `amplitude` on every one of `channels`, interleaved.
+    static func sine(frequency: Double, amplitude: Double, sampleRate: Int, channels: Int, frames: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: frames * channels)
+        for n in 0..<frames {
+            let x = Float(amplitude * sin(2 * Double.pi * frequency * Double(n) / Double(sampleRate)))
+            for c in 0..<channels { out[n * channels + c] = x }
+        }
+        return out
+    }
+
+    /// Low-passed (one-pole) noise, a different generator per channel, peak `amplitude`, interleaved.
+    static func smoothNoise(frames: Int, channels: Int, amplitude: Double, seed: UInt64) -> [Float] {
+        var random = TestRandom(seed: seed)
+        var state = [Double](repeating: 0, count: channels)
+        var raw = [Double](repeating: 0, count: frames * channels)
+        for n in 0..<frames {
+            for c in 0..<channels {
+                state[c] = 0.98 * state[c] + 0.02 * random.bipolar()
+                raw[n * channels + c] = state[c]
+            }
+        }
+        let peak = max(raw.map(abs).max() ?? 1, 1e-9)
+        return raw.map { Float($0 / peak * amplitude) }
+    }
+
+    /// Random bytes (a "corrupt" sound file).
+    static func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
+        var random = TestRandom(seed: seed)
+        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next() >> 56) }
+    }
+}
+
+/// SplitMix64: the tests' own reproducible random numbers.
+struct TestRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [-1, 1).
+    mutating func bipolar() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
+}
+
+// MARK: - Reading outputs back
+
+/// The frame count, rate and channels of a sound file, by decoding every frame with libsndfile.
+func decodedShape(_ path: String) throws -> (frames: Int64, sampleRate: Int, channels: Int) {
+    let reader = try SoundFileReader(path: path)
+    defer { reader.close() }
+    var block = [Float](repeating: 0, count: 8192 * reader.channels)
+    var frames: Int64 = 0
+    while true {
+        let n = try block.withUnsafeMutableBufferPointer { try reader.read(into: $0, frames: 8192) }
+        if n == 0 { break }
+        frames += Int64(n)
+    }
+    return (frames, reader.sampleRate, reader.channels)
+}
+
+/// Decodes a cue sheet with JSONDecoder into CadenceCues' model.
+func readCueSheet(_ path: String) throws -> CueSheet {
+    try JSONDecoder().decode(CueSheet.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// Every byte of a file.
+func bytes(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// SHA-256 of a file as lower-case hex: `sha256sum` when installed, else OpenSSL through AudioIO.
+func sha256(ofFile path: String) throws -> String {
+    if let tool = which("sha256sum") {
+        let result = try run(tool, [path])
+        guard result.status == 0, let hex = result.stdout.split(separator: " ").first else {
+            throw TestFailure("sha256sum \(path) failed: \(result.stderr)")
+        }
+        return String(hex)
+    }
+    return SHA256Hasher.hex(SHA256Hasher.digest(try bytes(path)))
+}
+
+// MARK: - File identities and folder snapshots
+
+/// What tells a rewritten file from an untouched one: inode, modification time (ns), size.
+struct FileIdentity: Equatable, CustomStringConvertible {
+    let inode: UInt64
+    let modified: Int64
+    let size: Int64
+
+    init(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw TestFailure("stat \(path): \(String(cString: strerror(errno)))") }
+        inode = UInt64(info.st_ino)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        size = Int64(info.st_size)
+    }
+
+    var description: String { "inode \(inode), mtime \(modified) ns, \(size) bytes" }
+}
+
+/// Every regular file under `root` (hidden ones included), by path relative to `root`.
+func filesUnder(_ root: String) throws -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
+    var out: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder), !isFolder.boolValue {
+            out.append(relative)
+        }
+    }
+    return out.sorted()
+}
+
+/// The identity of every file in a folder, by relative path.
+func identities(_ root: String) throws -> [String: FileIdentity] {
+    var out: [String: FileIdentity] = [:]
+    for name in try filesUnder(root) { out[name] = try FileIdentity(root + "/" + name) }
+    return out
+}
+
+/// The names (relative paths) whose identity differs between two snapshots, or that appear in one only.
+func changedNames(_ before: [String: FileIdentity], _ after: [String: FileIdentity]) -> Set<String> {
+    Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+}
+
+/// Differences between two folders, file by file and byte by byte (empty when identical).
+func folderDifferences(_ a: String, _ b: String) throws -> [String] {
+    let left = try filesUnder(a), right = try filesUnder(b)
+    var problems: [String] = []
+    for name in Set(left).symmetricDifference(right).sorted() {
+        problems.append("\(name) only in \(left.contains(name) ? a : b)")
+    }
+    for name in Set(left).intersection(right).sorted() where try bytes(a + "/" + name) != bytes(b + "/" + name) {
+        problems.append("\(name) differs")
+    }
+    return problems
+}
+
+// MARK: - The catalog manifest
+
+/// catalog.json as the issue describes it.
+struct CatalogManifest: Decodable {
+    let format: String
+    let version: Int
+    let tracks: [Entry]
+
+    struct Entry: Decodable {
+        let id: String
+        let title: String
+        let category: String?
+        let duration: Double
+        let file: String
+        let cues: String
+        let premium: Bool
+        let sortOrder: Int?
+        let frames: Int64
+        let sampleRate: Int
+        let sha256: String
+        let bytes: Int64
+        let loudnessLUFS: Double?
+        let truePeakDBTP: Double?
+        let fingerprint: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, category, duration, file, cues, premium, frames, sha256, bytes, fingerprint
+            case sortOrder = "sort_order", sampleRate = "sample_rate", loudnessLUFS = "loudness_lufs", truePeakDBTP = "true_peak_dbtp"
+        }
+    }
+
+    /// Every key an entry must carry (even when its value is null).
+    static let entryKeys = [
+        "id", "title", "category", "duration", "file", "cues", "premium", "sort_order", "frames", "sample_rate", "sha256", "bytes",
+        "loudness_lufs", "true_peak_dbtp", "fingerprint",
+    ]
+
+    static func read(_ path: String) throws -> CatalogManifest {
+        try JSONDecoder().decode(CatalogManifest.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The raw entries, to see which keys are present.
+    static func rawEntries(_ path: String) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        guard let top = object as? [String: Any], let tracks = top["tracks"] as? [[String: Any]] else {
+            throw TestFailure("\(path): no 'tracks' array")
+        }
+        return tracks
+    }
+
+    func entry(_ id: String) -> Entry? { tracks.first { $0.id == id } }
+}
+
+// MARK: - Processes
+
+struct ProcessResult: CustomStringConvertible {
+    /// The exit status, or the signal number when `signaled`.
+    let status: Int32
+    let signaled: Bool
+    let stdout: String
+    let stderr: String
+    /// Wall-clock seconds from launch to exit.
+    let seconds: Double
+
+    /// stdout then stderr, split into lines.
+    var lines: [String] { (stdout + "\n" + stderr).split(separator: "\n").map(String.init) }
+
+    var description: String {
+        (signaled ? "killed by signal \(status)" : "exit status \(status)") + "; stdout: " + String(stdout.prefix(1500))
+            + "; stderr: " + String(stderr.prefix(1500))
+    }
+}
+
+/// The CI variables `--shard auto` reads: removed from every child's environment unless a test sets them.
+let shardVariables = ["CI_NODE_INDEX", "CI_NODE_TOTAL", "JOB_COMPLETION_INDEX", "CADENCE_SHARD_TOTAL", "CADENCE_SHARD"]
+
+/// A process started in the background with `posix_spawn`, its stdout and stderr going to files.
+///
+/// Not Foundation's `Process`: that passes on the spawning thread's signal mask, and
+/// the test runner's threads block SIGINT and SIGTERM, so a child would never see them.
+/// Here the child starts with no signal blocked and every handler at its default.
+final class Running {
+    let pid: pid_t
+    private let scratch: TempFolder
+    private let started = Date()
+    private var waitStatus: Int32?
+
+    init(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws {
+        scratch = try TempFolder("proc")
+        var env = ProcessInfo.processInfo.environment
+        for name in shardVariables { env[name] = nil }
+        env.merge(environment) { _, new in new }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, scratch.file("stdout"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, scratch.file("stderr"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        sigdelset(&all, SIGKILL)
+        sigdelset(&all, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        // glibc's posix_spawn_file_actions_addchdir_np is not imported: a shell changes folder, then execs
+        let command = directory.map { ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", $0, executable] } ?? [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
+        var child: pid_t = 0
+        let error = posix_spawn(&child, command[0], &actions, &attributes, argv, envp)
+        guard error == 0 else { throw TestFailure("posix_spawn \(executable): \(String(cString: strerror(error)))") }
+        pid = child
+    }
+
+    /// Whether the child has not exited yet (reaps it if it has).
+    var isRunning: Bool {
+        if waitStatus != nil { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { waitStatus = status; return false }
+        return true
+    }
+
+    /// What the child has written so far, stdout then stderr.
+    func outputSoFar() throws -> String { try scratch.read("stdout") + "\n" + scratch.read("stderr") }
+
+    func wait() throws -> ProcessResult {
+        if waitStatus == nil {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 {
+                guard errno == EINTR else { throw TestFailure("waitpid: \(String(cString: strerror(errno)))") }
+            }
+            waitStatus = status
+        }
+        let status = waitStatus ?? 0
+        let signal = status & 0x7f
+        let seconds = Date().timeIntervalSince(started)
+        return ProcessResult(
+            status: signal != 0 ? signal : (status >> 8) & 0xff, signaled: signal != 0,
+            stdout: try scratch.read("stdout"), stderr: try scratch.read("stderr"), seconds: seconds)
+    }
+
+    deinit {
+        if isRunning {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+    }
+}
+
+/// Runs `executable` to the end.
+func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    try Running(executable, arguments, in: directory, environment: environment).wait()
+}
+
+/// An executable on PATH, or nil.
+func which(_ name: String) -> String? {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let candidate = "\(folder)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// The built `render` executable, next to the running test binary; `CADENCE_RENDER` overrides.
+let renderExecutable: String? = {
+    if let override = ProcessInfo.processInfo.environment["CADENCE_RENDER"] { return override }
+    var folders: [String] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        folders.append((exe as NSString).deletingLastPathComponent)
+    }
+    if let first = CommandLine.arguments.first {
+        let absolute = first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
+        folders.append((absolute as NSString).deletingLastPathComponent)
+    }
+    folders.append(Bundle.main.bundleURL.path)
+    folders.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
+    for folder in folders {
+        for candidate in ["\(folder)/render", "\(folder)/../render", "\(folder)/../../render"] {
+            let standard = (candidate as NSString).standardizingPath
+            if FileManager.default.isExecutableFile(atPath: standard) { return standard }
+        }
+    }
+    return nil
+}()
+
+func renderPath() throws -> String {
+    guard let executable = renderExecutable else {
+        throw TestFailure("the 'render' executable was not found next to the test binary; build it or set CADENCE_RENDER")
+    }
+    return executable
+}
+
+/// Runs the built `render` binary to the end.
+func runRender(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+    try run(try renderPath(), arguments, in: directory, environment: environment)
+}
+
+/// Starts the built `render` binary in the background.
+func startRender(_ arguments: [String], in directory: String? = nil) throws -> Running {
+    try Running(try renderPath(), arguments, in: directory)
+}
+
+/// The 1-based line of the first line of `text` containing `needle`, and the 1-based column where it starts.
+func position(of needle: String, in text: String) -> (line: Int, column: Int)? {
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        if let range = line.range(of: needle) {
+            return (index + 1, line.distance(from: line.startIndex, to: range.lowerBound) + 1)
+        }
+    }
+    return nil
+}
+
+/// Whether some line of `lines` ends a path with `file`, then `:line:column: error:` (gcc style).
+func hasDiagnostic(_ lines: [String], file: String, line: Int, column: Int? = nil) -> Bool {
+    let location = NSRegularExpression.escapedPattern(for: "\(file):\(line):") + (column.map { "\($0)" } ?? "[0-9]+")
+    let pattern = "(^|/)" + location + ": error: "
+    return lines.contains { $0.range(of: pattern, options: .regularExpression) != nil }
+}
