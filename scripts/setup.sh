@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   pkg-config
   libsndfile1-dev libsamplerate0-dev libyaml-dev libebur128-dev libvorbis-dev libogg-dev libssl-dev
-  flac sox ffmpeg
+  flac sox ffmpeg bc
 )
 missing=()
 for p in "${packages[@]}"; do
