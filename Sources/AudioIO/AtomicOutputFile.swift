@@ -56,6 +56,13 @@ public final class AtomicOutputFile {
 
     deinit { discard() }
 
+    /// Writes `bytes` as the whole new content of `path`, in place only when complete.
+    public static func write(_ bytes: [UInt8], to path: String) throws(AudioError) {
+        let file = try AtomicOutputFile(path: path)
+        try file.write(bytes)
+        try file.commit()
+    }
+
     /// Writes all of `bytes` at the current offset (for text outputs like the cue sheet).
     public func write(_ bytes: [UInt8]) throws(AudioError) {
         var offset = 0

@@ -1,5 +1,6 @@
 import AudioCore
 import CCrypto
+import Foundation
 
 /// SHA-256 through OpenSSL's EVP interface.
 public struct SHA256Hasher: ~Copyable {
@@ -31,6 +32,21 @@ public struct SHA256Hasher: ~Copyable {
         var hasher = SHA256Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalize()
+    }
+
+    /// The lower-case hex SHA-256 of a file, read in 1 MiB pieces; nil if it cannot be read.
+    public static func hex(ofFile path: String) -> String? {
+        guard let input = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? input.close() }
+        var hasher = SHA256Hasher()
+        while true {
+            let chunk: Data?
+            do { chunk = try input.read(upToCount: 1 << 20) } catch { return nil }
+            // nil or empty: the end of the file
+            guard let chunk, !chunk.isEmpty else { break }
+            chunk.withUnsafeBytes { hasher.update($0) }
+        }
+        return hex(hasher.finalize())
     }
 
     /// Lower-case hex of a digest.

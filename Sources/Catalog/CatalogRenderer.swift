@@ -160,8 +160,6 @@ public final class CatalogRenderer: @unchecked Sendable {
         let manifest = Manifest(tracks: Array(entries.values), shard: shardInfo)
         let bytes = Array(manifest.jsonText().utf8)
         if let current = FileManager.default.contents(atPath: path(Manifest.fileName)), [UInt8](current) == bytes { return }
-        let file = try AtomicOutputFile(path: path(Manifest.fileName))
-        try file.write(bytes)
-        try file.commit()
+        try AtomicOutputFile.write(bytes, to: path(Manifest.fileName))
     }
 }

@@ -33,10 +33,9 @@ public final class AssetHashes: @unchecked Sendable {
             return known
         }
         lock.unlock()
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let hex = SHA256Hasher.hex(ofFile: path) else {
             throw ManifestError(path: path, reason: "cannot read the asset to fingerprint it")
         }
-        let hex = SHA256Hasher.hex(SHA256Hasher.digest([UInt8](data)))
         lock.lock()
         hashes[path] = hex
         lock.unlock()

@@ -60,11 +60,11 @@ public enum Merge {
         for (id, item) in entries.sorted(by: { $0.key < $1.key }) {
             let audio = (item.folder as NSString).appendingPathComponent(item.entry.file)
             let cues = (item.folder as NSString).appendingPathComponent(item.entry.cues)
-            guard let data = FileManager.default.contents(atPath: audio) else {
+            guard let digest = SHA256Hasher.hex(ofFile: audio) else {
                 problems.append("\(audio): error: track '\(id)' is listed but its audio file is missing")
                 continue
             }
-            if SHA256Hasher.hex(SHA256Hasher.digest([UInt8](data))) != item.entry.sha256 {
+            if digest != item.entry.sha256 {
                 problems.append("\(audio): error: track '\(id)' does not match the sha256 in its manifest")
             }
             if !FileManager.default.fileExists(atPath: cues) {
@@ -80,24 +80,27 @@ public enum Merge {
             }
         }
         let merged = Manifest(tracks: entries.values.map(\.entry))
-        let file = try AtomicOutputFile(path: (output as NSString).appendingPathComponent(Manifest.fileName))
-        try file.write(Array(merged.jsonText().utf8))
-        try file.commit()
+        try AtomicOutputFile.write(Array(merged.jsonText().utf8), to: (output as NSString).appendingPathComponent(Manifest.fileName))
         return entries.count
     }
 
-    /// Copies a file whole, appearing under its name only when complete.
+    /// Copies a file whole, in 1 MiB pieces, appearing under its name only when complete.
     private static func copy(_ source: String, to destination: String) throws {
-        if (try? FileManager.default.attributesOfItem(atPath: source)[.systemFileNumber] as? Int)
-            == (try? FileManager.default.attributesOfItem(atPath: destination)[.systemFileNumber] as? Int),
-           FileManager.default.fileExists(atPath: destination), (source as NSString).standardizingPath == (destination as NSString).standardizingPath {
-            return
-        }
-        guard let data = FileManager.default.contents(atPath: source) else {
+        if let from = realPath(source), from == realPath(destination) { return }
+        guard let input = FileHandle(forReadingAtPath: source) else {
             throw ManifestError(path: source, reason: "cannot read")
         }
+        defer { try? input.close() }
         let file = try AtomicOutputFile(path: destination)
-        try file.write([UInt8](data))
+        while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            try file.write([UInt8](chunk))
+        }
         try file.commit()
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }
