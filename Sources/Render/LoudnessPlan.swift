@@ -104,14 +104,14 @@ struct LoudnessPlan {
     }
 }
 
-/// The limiter with its latency hidden: N frames in, the same N frames out, aligned.
+/// The limiter in the render loop: N frames in, the same N frames out, time-aligned.
 struct LimiterStage {
-    private let limiter: TruePeakLimiter
+    private let limiter: LatencyCompensatedLimiter
     private let channels: Int
 
     init(channels: Int, sampleRate: Int, ceiling: Double) {
         self.channels = channels
-        self.limiter = TruePeakLimiter(channels: channels, sampleRate: sampleRate, ceilingDBTP: ceiling)
+        self.limiter = LatencyCompensatedLimiter(channels: channels, sampleRate: sampleRate, ceilingDBTP: ceiling)
     }
 
     /// Renders the whole mix through gain and limiter, handing aligned blocks to `sink`.
@@ -119,24 +119,17 @@ struct LimiterStage {
         mix: inout MixSource, gain: Float, block: inout [Float],
         sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
     ) throws(AudioError) {
-        var skip = limiter.latency
         while true {
             let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try mix.render(into: p) }
             if n == 0 { break }
             try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in
-                limiter.process(p, frames: n, preGain: gain)
-                let dropped = min(skip, n)
-                skip -= dropped
-                if n > dropped {
-                    try sink(UnsafeBufferPointer(rebasing: p[(dropped * channels)..<(n * channels)]), n - dropped)
-                }
+                let ready = limiter.process(p, frames: n, preGain: gain)
+                if ready > 0 { try sink(UnsafeBufferPointer(rebasing: p[0..<(ready * channels)]), ready) }
             }
         }
         try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in
-            // the flush holds the last `latency` output frames; a track shorter than the
-            // latency still owes only its own frames, the last ones of the flush
-            let n = limiter.flush(into: p)
-            if n > skip { try sink(UnsafeBufferPointer(rebasing: p[(skip * channels)..<(n * channels)]), n - skip) }
+            let rest = limiter.finish(into: p)
+            if rest > 0 { try sink(UnsafeBufferPointer(rebasing: p[0..<(rest * channels)]), rest) }
         }
     }
 }
