@@ -43,7 +43,7 @@ public struct CatalogPlan: Sendable {
             if let owners = byID[recipe.id], owners.count > 1 {
                 let others = owners.filter { $0 != file }.joined(separator: ", ")
                 plan.failures.append((file, [Diagnostic("duplicate id '\(recipe.id)' (also in \(others))",
-                                                        at: recipe.locations["id"] ?? SourceLocation(file: file, line: 1, column: 1))]))
+                                                        at: recipe.location(of: "id"))]))
                 continue
             }
             do {

@@ -41,7 +41,7 @@ struct OutputPlan {
             ])
         }
         if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
-            throw DiagnosticList([Diagnostic(defect, at: recipe.locations["output.format"] ?? SourceLocation(file: recipe.file, line: 1, column: 1))])
+            throw DiagnosticList([Diagnostic(defect, at: recipe.location(of: "output.format"))])
         }
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension
