@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "Cadence",
+    // Linux is where the renderer runs; the platforms below are for the CadenceCues library in player apps.
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "render", targets: ["render"]),
         .library(name: "CadenceCues", targets: ["CadenceCues"]),
@@ -20,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         /// libvorbis + libogg: Ogg Vorbis encoding with a stream serial we choose.
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisenc", providers: [.apt(["libvorbis-dev", "libogg-dev"])]),
+        /// libFLAC: FLAC encoding with our own metadata (Vorbis comments with chapters, a seek table).
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         /// libcrypto (OpenSSL): SHA-256 of files and recipes.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// O_TMPFILE and linkat, which Swift's Glibc module does not import.
@@ -39,19 +43,23 @@ let package = Package(
         /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
         .target(name: "DSP", dependencies: ["AudioCore"]),
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
-        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CCrypto", "CPosix"]),
+        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CCrypto", "CPosix"]),
         /// Sources (bed, synth bed, cues), the block renderer, two-pass loudness, cue sheet output.
-        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues"]),
+        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues", "Sidecars"]),
 
         // MARK: - Catalogs
 
         /// Many recipes: fingerprints, the manifest, parallel incremental renders, shards and merge.
-        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues"]),
+        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview"]),
+        /// The catalog's `index.html`: players, breathing rings driven by the audio's clock, waveform pictures.
+        .target(name: "Preview", dependencies: ["CadenceCues"]),
 
         // MARK: - Players
 
         /// The cue sheet model, JSON in and out, phase lookup; no C, builds for iOS too.
         .target(name: "CadenceCues"),
+        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, chapter and marker lists for tags inside the audio.
+        .target(name: "Sidecars", dependencies: ["CadenceCues"]),
 
         // MARK: - Command line
 
@@ -68,6 +76,10 @@ let package = Package(
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
         .testTarget(
             name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+        .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
+        .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
+        .testTarget(name: "PreviewTests", dependencies: ["Preview", "CadenceCues", "AudioIO", "AudioCore"]),
+        .testTarget(name: "SchemaTests", dependencies: ["Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
     ]
 )

@@ -5,7 +5,9 @@ set -euo pipefail
 packages=(
   pkg-config
   libsndfile1-dev libsamplerate0-dev libyaml-dev libebur128-dev libvorbis-dev libogg-dev libssl-dev
+  libflac-dev
   flac sox ffmpeg bc
+  chromium python3 python3-jsonschema python3-yaml python3-websocket
 )
 missing=()
 for p in "${packages[@]}"; do

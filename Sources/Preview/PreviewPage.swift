@@ -1,0 +1,2 @@
+/// The catalog preview page.
+public enum PreviewPage {}

@@ -1,0 +1,2 @@
+/// Sidecar formats derived from a cue sheet.
+public enum Sidecars {}
