@@ -45,7 +45,7 @@ let package = Package(
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
         .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CCrypto", "CPosix"]),
         /// Sources (bed, synth bed, cues), the block renderer, two-pass loudness, cue sheet output.
-        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues", "Sidecars"]),
+        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues", "Sidecars", "Preview"]),
 
         // MARK: - Catalogs
 

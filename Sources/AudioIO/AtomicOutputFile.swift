@@ -112,12 +112,18 @@ public final class AtomicOutputFile {
         } else {
             let folder = (path as NSString).deletingLastPathComponent
             let name = (path as NSString).lastPathComponent
+            // the staged name is visible until the rename: a signal in between must remove it
+            cadence_install_cleanup_handlers()
             var attempt = 0
             while true {
                 let candidate = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(attempt).tmp"
+                slot = cadence_register_temp(candidate)
                 if cadence_link_tmpfile(fileDescriptor, candidate) == 0 { staged = candidate; break }
-                guard errno == EEXIST, attempt < 100 else {
-                    throw AudioError(file: path, operation: "linkat", reason: String(cString: strerror(errno)), kind: .cannotCreate)
+                let failure = errno
+                cadence_unregister_temp(slot)
+                slot = -1
+                guard failure == EEXIST, attempt < 100 else {
+                    throw AudioError(file: path, operation: "linkat", reason: String(cString: strerror(failure)), kind: .cannotCreate)
                 }
                 attempt += 1
             }

@@ -28,8 +28,11 @@ static volatile sig_atomic_t temp_used[CADENCE_TEMP_SLOTS];
 int cadence_register_temp(const char *path) {
     if (strlen(path) >= CADENCE_TEMP_PATH) return -1;
     for (int i = 0; i < CADENCE_TEMP_SLOTS; i++) {
-        if (!temp_used[i]) {
+        /* claim the slot (2: being filled, ignored by the handler), fill it, then arm it (1);
+           several render threads register at once */
+        if (__sync_bool_compare_and_swap(&temp_used[i], 0, 2)) {
             strcpy(temp_paths[i], path);
+            __sync_synchronize();
             temp_used[i] = 1;
             return i;
         }
@@ -43,7 +46,7 @@ void cadence_unregister_temp(int slot) {
 
 static void cleanup_and_reraise(int sig) {
     for (int i = 0; i < CADENCE_TEMP_SLOTS; i++) {
-        if (temp_used[i]) unlink(temp_paths[i]);
+        if (temp_used[i] == 1) unlink(temp_paths[i]);
     }
     signal(sig, SIG_DFL);
     raise(sig);

@@ -81,7 +81,23 @@ public struct CueSheet: Sendable, Equatable, Codable {
         }
     }
 
+    /// The kinds of section, in the order they come in a track.
+    public enum SectionKind: String, Sendable, CaseIterable, Comparable {
+        case intro, practice, outro
+
+        private var order: Int {
+            switch self {
+            case .intro: 0
+            case .practice: 1
+            case .outro: 2
+            }
+        }
+
+        public static func < (a: SectionKind, b: SectionKind) -> Bool { a.order < b.order }
+    }
+
     public struct Section: Sendable, Equatable, Codable {
+        /// `intro`, `practice` or `outro` (see `SectionKind`).
         public var kind: String
         public var startFrame: Int64
         public var endFrame: Int64
@@ -142,24 +158,5 @@ public struct CueSheet: Sendable, Equatable, Codable {
             case name, phase, frame, time
             case lengthFrames = "length_frames"
         }
-    }
-}
-
-/// An exact decimal number kept as its text (`5.5`), written to JSON as a number.
-public struct DecimalText: Sendable, Equatable, Codable, CustomStringConvertible {
-    public var text: String
-    public init(_ text: String) { self.text = text }
-    public var description: String { text }
-    public var value: Double { Double(text) ?? .nan }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let number = try container.decode(Double.self)
-        self.text = JSONText.number(number)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
     }
 }

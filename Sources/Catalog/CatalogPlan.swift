@@ -2,6 +2,7 @@ import AudioCore
 import Foundation
 import Recipe
 import Render
+import Sidecars
 import Timeline
 
 /// One track of a catalog, checked and fingerprinted, ready to render or skip.
@@ -10,6 +11,8 @@ public struct PlannedTrack: Sendable {
     public let frames: Int64
     public let audioFile: String
     public let cueFile: String
+    /// The sidecar files written beside it, by kind (always the waveform picture, for the preview page).
+    public let sidecars: [(kind: SidecarKind, file: String)]
     public let fingerprint: String
 }
 
@@ -21,8 +24,11 @@ public struct CatalogPlan: Sendable {
     public var recipeCount = 0
 
     /// Loads every recipe, checks its timeline and assets, and fingerprints it.
-    /// Duplicate ids are an error on every file that uses them.
-    public static func make(paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false) -> CatalogPlan {
+    /// Duplicate ids are an error on every file that uses them. `sidecars` (from `--sidecars`) are
+    /// written beside every track, with those each recipe asks for and the waveform picture.
+    public static func make(
+        paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false, sidecars: Set<SidecarKind> = []
+    ) -> CatalogPlan {
         var plan = CatalogPlan()
         let (files, missing) = CatalogScan.recipes(in: paths)
         for path in missing {
@@ -51,9 +57,15 @@ public struct CatalogPlan: Sendable {
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
                 let audio = "\(recipe.id).\(format.fileExtension)"
-                let fingerprint = checkOnly ? "" : try Fingerprint.of(recipe: recipe, outputFile: audio, assets: used.sorted(), hashes: hashes)
+                let kinds = sidecars.union([.waveform]).union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:))).sorted()
+                let files = kinds.map { (kind: $0, file: recipe.id + $0.suffix) }
+                let fingerprint =
+                    checkOnly
+                    ? ""
+                    : try Fingerprint.of(
+                        recipe: recipe, outputFile: audio, sidecars: files.map(\.file), assets: used.sorted(), hashes: hashes)
                 plan.tracks.append(PlannedTrack(recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
-                                                cueFile: "\(recipe.id).cues.json", fingerprint: fingerprint))
+                                                cueFile: "\(recipe.id).cues.json", sidecars: files, fingerprint: fingerprint))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
             } catch {

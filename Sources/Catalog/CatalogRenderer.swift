@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Recipe
 import Render
+import Sidecars
 
 /// Renders a catalog into a bundle folder: incremental, parallel, shardable.
 ///
@@ -99,10 +100,13 @@ public final class CatalogRenderer: @unchecked Sendable {
                 lock.unlock()
                 let seconds = Double(track.frames) / Double(track.recipe.output.sampleRate)
                 do {
-                    let done = try renderer.render(recipe: track.recipe, outputPath: path(track.audioFile), assets: assets)
+                    let done = try renderer.render(
+                        recipe: track.recipe, outputPath: path(track.audioFile), assets: assets,
+                        sidecars: Set(track.sidecars.map(\.kind)))
                     let entry = Manifest.Entry(
                         id: track.recipe.id, title: track.recipe.title, category: track.recipe.category,
                         duration: Double(done.frames) / Double(done.sampleRate), file: track.audioFile, cues: track.cueFile,
+                        sidecars: track.sidecars.map(\.file),
                         premium: track.recipe.premium, sortOrder: track.recipe.sortOrder, frames: done.frames,
                         sampleRate: done.sampleRate, sha256: done.sha256, bytes: done.bytes,
                         loudnessLUFS: done.loudness.map { ($0 * 100).rounded() / 100 },
@@ -130,6 +134,7 @@ public final class CatalogRenderer: @unchecked Sendable {
                 }
             }
         }
+        try PreviewIndex.write(folder: output, manifest: Manifest(tracks: Array(entries.values), shard: shardInfo))
         summary.rendered = results.rendered
         summary.audioSeconds += results.audioSeconds
         summary.renderedSeconds = results.renderedSeconds
@@ -144,12 +149,12 @@ public final class CatalogRenderer: @unchecked Sendable {
     private func isOnDisk(_ entry: Manifest.Entry) -> Bool {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path(entry.file))
         let size = (attributes?[.size] as? NSNumber)?.int64Value
-        return size == entry.bytes && FileManager.default.fileExists(atPath: path(entry.cues))
+        return size == entry.bytes && ([entry.cues] + (entry.sidecars ?? [])).allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
     }
 
     /// Deletes a track that is no longer in the catalog.
     private func remove(_ entry: Manifest.Entry) {
-        for name in [entry.file, entry.cues] where !name.contains("/") && !name.hasPrefix(".") {
+        for name in entry.files where !name.contains("/") && !name.hasPrefix(".") {
             try? FileManager.default.removeItem(atPath: path(name))
         }
     }

@@ -7,11 +7,12 @@ import Render
 ///
 /// SHA-256 over the renderer's version, the recipe's meaning (`canonicalText`:
 /// not its spacing, comments or key order), the output file name and format,
-/// and the bytes of every asset it uses. A changed bed changes exactly the
+/// the sidecar files asked for, and the bytes of every asset it uses. A changed bed changes exactly the
 /// fingerprints of the tracks that use it.
 public enum Fingerprint {
-    public static func of(recipe: Recipe, outputFile: String, assets: [String], hashes: AssetHashes) throws -> String {
+    public static func of(recipe: Recipe, outputFile: String, sidecars: [String], assets: [String], hashes: AssetHashes) throws -> String {
         var text = "cadence \(CadenceVersion.string)\n" + recipe.canonicalText + "file=\(outputFile)\n"
+        text += "sidecars=\(sidecars.joined(separator: ","))\n"
         for path in assets {
             text += "asset=\((path as NSString).lastPathComponent) \(try hashes.hash(of: path))\n"
         }

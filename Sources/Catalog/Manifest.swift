@@ -24,6 +24,8 @@ public struct Manifest: Sendable, Equatable {
         public var duration: Double
         public var file: String
         public var cues: String
+        /// Sidecar files beside the audio (`<id>.vtt`, `<id>.chapters.json`, `<id>.svg`).
+        public var sidecars: [String]?
         public var premium: Bool
         public var sortOrder: Int?
         public var frames: Int64
@@ -35,11 +37,18 @@ public struct Manifest: Sendable, Equatable {
         public var fingerprint: String
 
         enum CodingKeys: String, CodingKey {
-            case id, title, category, duration, file, cues, premium, frames, sha256, bytes, fingerprint
+            case id, title, category, duration, file, cues, sidecars, premium, frames, sha256, bytes, fingerprint
             case sortOrder = "sort_order", sampleRate = "sample_rate", loudnessLUFS = "loudness_lufs", truePeakDBTP = "true_peak_dbtp"
         }
     }
+}
 
+extension Manifest.Entry {
+    /// Every file of the track: audio, cue sheet, sidecars.
+    public var files: [String] { [file, cues] + (sidecars ?? []) }
+}
+
+extension Manifest {
     public struct ShardInfo: Sendable, Equatable, Codable {
         public var index: Int
         public var count: Int
@@ -89,6 +98,9 @@ public struct Manifest: Sendable, Equatable {
             j.field("duration", t.duration)
             j.field("file", t.file)
             j.field("cues", t.cues)
+            if let sidecars = t.sidecars {
+                j.raw("sidecars", "[" + sidecars.map(JSONText.string).joined(separator: ", ") + "]")
+            }
             j.field("premium", t.premium)
             j.raw("sort_order", t.sortOrder.map(String.init) ?? "null")
             j.field("frames", t.frames)

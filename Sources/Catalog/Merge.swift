@@ -70,17 +70,24 @@ public enum Merge {
             if !FileManager.default.fileExists(atPath: cues) {
                 problems.append("\(cues): error: track '\(id)' has no cue sheet")
             }
+            for name in item.entry.sidecars ?? [] {
+                let sidecar = (item.folder as NSString).appendingPathComponent(name)
+                if !FileManager.default.fileExists(atPath: sidecar) {
+                    problems.append("\(sidecar): error: track '\(id)' lists this sidecar but it is missing")
+                }
+            }
         }
         if !problems.isEmpty { throw Failure(messages: problems) }
 
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         for (_, item) in entries.sorted(by: { $0.key < $1.key }) {
-            for name in [item.entry.file, item.entry.cues] {
+            for name in item.entry.files {
                 try copy((item.folder as NSString).appendingPathComponent(name), to: (output as NSString).appendingPathComponent(name))
             }
         }
         let merged = Manifest(tracks: entries.values.map(\.entry))
         try AtomicOutputFile.write(Array(merged.jsonText().utf8), to: (output as NSString).appendingPathComponent(Manifest.fileName))
+        try PreviewIndex.write(folder: output, manifest: merged)
         return entries.count
     }
 

@@ -176,10 +176,12 @@ struct DecodeContext {
     }
 
     /// One of a fixed set of words, with a near-miss suggestion.
-    mutating func choice(_ node: NodeID, path: String, options: [String]) -> String? {
+    /// `text` replaces the node's own text (for one word of a comma list).
+    mutating func choice(_ node: NodeID, path: String, options: [String], text given: String? = nil) -> String? {
         remember(path, node)
-        if let text = text(node), options.contains(text) { return text }
-        let hint = text(node).flatMap { Suggestions.closest(to: $0, in: options) }.map { "did you mean '\($0)'?" }
+        let word = given ?? text(node)
+        if let word, options.contains(word) { return word }
+        let hint = word.flatMap { Suggestions.closest(to: $0, in: options) }.map { "did you mean '\($0)'?" }
         expected("one of \(DiagnosticText.list(options))", at: node, path: path, reason: hint)
         return nil
     }

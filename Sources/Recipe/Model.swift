@@ -221,6 +221,10 @@ public struct OutputSettings: Sendable, Equatable {
     public var loudness: Double?
     /// True-peak ceiling in dBTP.
     public var truePeak: Double
+    /// Sidecar files asked for beside the track (`vtt`, `chapters`, `waveform`), in that order.
+    public var sidecars: [String] = []
+    /// Files a recipe may ask for beside its track (see the Sidecars module).
+    public static let sidecarNames = ["vtt", "chapters", "waveform"]
 
     public init(
         sampleRate: Int = 48000, channels: Int = 2, format: AudioFormat? = nil, bitDepth: BitDepth? = nil,

@@ -1,7 +1,8 @@
 /// `output:` — sample rate, channels, format, bit depth, loudness target and true-peak ceiling.
 extension DecodeContext {
     /// The keys an `output` mapping may hold.
-    static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak"]
+    static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak", "sidecars"]
+    static var sidecarNames: [String] { OutputSettings.sidecarNames }
     /// Accepted `sample_rate` values, in Hz.
     static let sampleRates = 8000...384_000
     /// Accepted `channels` values.
@@ -43,6 +44,9 @@ extension DecodeContext {
         }) {
             output.truePeak = peak
         }
+        if let node = fields["sidecars"], let names = sidecars(node) {
+            output.sidecars = names
+        }
         if let format = output.format, format == .flac || format == .caf, output.bitDepth == .float32,
             let depthNode = fields["bit_depth"]
         {
@@ -51,6 +55,34 @@ extension DecodeContext {
                 at: depthNode)
         }
         return output
+    }
+
+    /// `[vtt, chapters]` or `vtt, chapters`: sorted, without repeats.
+    private mutating func sidecars(_ node: NodeID) -> [String]? {
+        remember("output.sidecars", node)
+        let what = "a list of sidecar files from \(DiagnosticText.list(Self.sidecarNames)), like [vtt, chapters]"
+        var words: [(String, NodeID)] = []
+        switch document[node].content {
+        case .sequence(let items):
+            for item in items {
+                guard let word = text(item) else {
+                    expected(what, at: item, path: "output.sidecars")
+                    return nil
+                }
+                words.append((word, item))
+            }
+        case .scalar where text(node) != nil:
+            words = text(node)!.split(separator: ",").map { (String($0.filter { $0 != " " }), node) }
+        default:
+            expected(what, at: node, path: "output.sidecars")
+            return nil
+        }
+        var names = Set<String>()
+        for (word, at) in words {
+            guard let name = choice(at, path: "output.sidecars", options: Self.sidecarNames, text: word) else { return nil }
+            names.insert(name)
+        }
+        return Self.sidecarNames.filter(names.contains)
     }
 
     /// `16`, `24` or `32f`; a bare `32` is pointed to `32f`.

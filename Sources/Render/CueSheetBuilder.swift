@@ -4,12 +4,14 @@ import Timeline
 
 /// The cue sheet of a rendered track, from its timeline (cues-v1).
 enum CueSheetBuilder {
+    /// Loudness and peak figures are written to 0.01.
+    static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
     static func build(
         recipe: Recipe, timeline: Timeline, sounds lengths: [Int64], audioFile: String, sha256: String,
         loudness: Double?, truePeak: Double?
     ) -> CueSheet {
         let rate = timeline.sampleRate
-        let round2 = { (x: Double) in (x * 100).rounded() / 100 }
         let audio = CueSheet.Audio(
             file: audioFile, sampleRate: rate, channels: recipe.output.channels,
             frames: timeline.totalFrames, sha256: sha256,

@@ -2,11 +2,14 @@ import AudioCore
 import AudioIO
 import Foundation
 import Recipe
+import Sidecars
 
 /// Where and how a track is written: paths, format and bit depth, from `-o` and the recipe.
 struct OutputPlan {
     let audioPath: String
     let cueSheetPath: String
+    /// Sidecar files beside the audio, by kind: `<stem>.vtt`, `<stem>.chapters.json`, `<stem>.svg`.
+    let sidecars: [(SidecarKind, String)]
     let format: AudioFormat
     let bitDepth: BitDepth
     /// The true-peak ceiling for the limiter, lowered for lossy formats whose decoders overshoot.
@@ -15,7 +18,8 @@ struct OutputPlan {
     /// Extra headroom for lossy encoders (their decoded peaks exceed the input's).
     static let lossyHeadroom = 0.5
 
-    init(recipe: Recipe, outputPath: String?) throws(DiagnosticList) {
+    /// `sidecars`: asked for on the command line; joined with the recipe's `output.sidecars`.
+    init(recipe: Recipe, outputPath: String?, sidecars asked: Set<SidecarKind> = []) throws(DiagnosticList) {
         let fromExtension = outputPath.flatMap { AudioFormat(fileExtension: ($0 as NSString).pathExtension) }
         if let given = recipe.output.format, let fromExtension, given != fromExtension {
             throw DiagnosticList([
@@ -46,6 +50,8 @@ struct OutputPlan {
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension
         self.cueSheetPath = stem + ".cues.json"
+        let kinds = asked.union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:)))
+        self.sidecars = kinds.sorted().map { ($0, stem + $0.suffix) }
         self.format = format
         self.bitDepth = depth
         self.ceiling = recipe.output.truePeak - (format.isLossy ? Self.lossyHeadroom : 0)

@@ -4,6 +4,16 @@ import CSndfile
 import DSP
 import Recipe
 
+/// What is written inside the audio file besides the samples.
+struct EmbeddedMetadata {
+    /// TITLE, ALBUM, COMMENT: every format that carries tags.
+    var tags: [(String, String)]
+    /// CHAPTER001=00:00:10.000, CHAPTER001NAME=…: FLAC and Ogg Vorbis comments.
+    var chapterComments: [(String, String)]
+    /// Labelled cue points: WAV.
+    var markers: [WAVMarkers.Point]
+}
+
 /// The output stage: float blocks → the chosen format, quantized and dithered as it needs.
 ///
 /// One concrete type with a switch, not a protocol, so the per-block call has no
@@ -12,6 +22,7 @@ import Recipe
 final class TrackEncoder {
     private enum Backend {
         case sndfile(SoundFileWriter, Sample)
+        case flac(FLACWriter, Sample)
         case vorbis(OggVorbisWriter)
     }
     private enum Sample { case int16, int24, float }
@@ -20,20 +31,26 @@ final class TrackEncoder {
     private var quantizer: Quantizer
     private var shorts: [Int16]
     private var ints: [Int32]
+    private let markers: [WAVMarkers.Point]
+    private let fileDescriptor: Int32
+    private let path: String
 
-    /// Opens the encoder for `format` on `fd`; `tags` are title / album / comment.
+    /// Opens the encoder for `format` on `fd`, with `metadata` in the file.
     init(
         format: AudioFormat, bitDepth: BitDepth, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
-        seed: UInt64, serial: Int32, tags: [(String, String)]
+        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata
     ) throws(AudioError) {
+        self.fileDescriptor = fd
+        self.path = path
+        self.markers = format == .wav ? metadata.markers : []
         let sample: Sample
         let sfFormat: SoundFileWriter.Format?
         switch (format, bitDepth) {
         case (.wav, .int16): (sfFormat, sample) = (.wav16, .int16)
         case (.wav, .int24): (sfFormat, sample) = (.wav24, .int24)
         case (.wav, .float32): (sfFormat, sample) = (.wavFloat, .float)
-        case (.flac, .int16): (sfFormat, sample) = (.flac16, .int16)
-        case (.flac, .int24): (sfFormat, sample) = (.flac24, .int24)
+        case (.flac, .int16): (sfFormat, sample) = (nil, .int16)
+        case (.flac, .int24): (sfFormat, sample) = (nil, .int24)
         case (.caf, .int16): (sfFormat, sample) = (.caf16, .int16)
         case (.caf, .int24): (sfFormat, sample) = (.caf24, .int24)
         case (.flac, .float32), (.caf, .float32):
@@ -43,9 +60,16 @@ final class TrackEncoder {
         case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
         case (.ogg, _): (sfFormat, sample) = (nil, .float)
         }
-        if let sfFormat {
+        if format == .flac {
+            backend = .flac(
+                try FLACWriter(
+                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
+                    bitsPerSample: sample == .int16 ? 16 : 24, totalFrames: totalFrames,
+                    comments: metadata.tags + metadata.chapterComments),
+                sample)
+        } else if let sfFormat {
             let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels)
-            for (key, value) in tags {
+            for (key, value) in metadata.tags {
                 switch key {
                 case "TITLE": writer.setString(Int32(SF_STR_TITLE), value)
                 case "ALBUM": writer.setString(Int32(SF_STR_ALBUM), value)
@@ -58,11 +82,11 @@ final class TrackEncoder {
             backend = .vorbis(
                 try OggVorbisWriter(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                    quality: 0.5, serial: serial, comments: tags))
+                    quality: 0.5, serial: serial, comments: metadata.tags + metadata.chapterComments))
         }
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Block.frames * channels) : []
-        ints = sample == .int24 ? [Int32](repeating: 0, count: Block.frames * channels) : []
+        ints = sample != .float ? [Int32](repeating: 0, count: Block.frames * channels) : []
     }
 
     /// Encodes `frames` frames of interleaved floats.
@@ -83,6 +107,21 @@ final class TrackEncoder {
                 quantizer.quantize24(samples, into: out, count: count)
                 try writer.write(UnsafeBufferPointer(out), frames: frames)
             }
+        case .flac(let writer, .int16):
+            // the same dither as 16-bit WAV, widened: libFLAC takes right-justified Int32
+            try shorts.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                quantizer.quantize16(samples, into: out, count: count)
+                try ints.withUnsafeMutableBufferPointer { (wide) throws(AudioError) in
+                    for i in 0..<count { wide[i] = Int32(out[i]) }
+                    try writer.write(UnsafeBufferPointer(wide), frames: frames)
+                }
+            }
+        case .flac(let writer, _):
+            try ints.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                quantizer.quantize24(samples, into: out, count: count)
+                for i in 0..<count { out[i] >>= 8 }
+                try writer.write(UnsafeBufferPointer(out), frames: frames)
+            }
         }
     }
 
@@ -90,7 +129,10 @@ final class TrackEncoder {
     func finish() throws(AudioError) {
         switch backend {
         case .vorbis(let writer): try writer.finish()
-        case .sndfile(let writer, _): try writer.finish()
+        case .flac(let writer, _): try writer.finish()
+        case .sndfile(let writer, _):
+            try writer.finish()
+            try WAVMarkers.append(markers, fileDescriptor: fileDescriptor, path: path)
         }
     }
 }

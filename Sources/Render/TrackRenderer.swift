@@ -3,7 +3,9 @@ import AudioIO
 import CadenceCues
 import DSP
 import Foundation
+import Preview
 import Recipe
+import Sidecars
 import Timeline
 
 /// What a finished render wrote and measured.
@@ -11,6 +13,8 @@ public struct RenderedTrack: Sendable {
     public let recipe: Recipe
     public let audioPath: String
     public let cueSheetPath: String
+    /// Sidecar files written beside the audio (WebVTT, chapters, picture), in kind order.
+    public let sidecarPaths: [String]
     public let format: AudioFormat
     public let frames: Int64
     public let sampleRate: Int
@@ -19,6 +23,10 @@ public struct RenderedTrack: Sendable {
     public let sha256: String
     public let bytes: Int64
     public let limited: Bool
+    /// The loudest sample of each of `TrackRenderer.pictureColumns` spans of the track, 0…1.
+    public let peaks: [Float]
+    /// The cue sheet written beside the audio.
+    public let cueSheet: CueSheet
 }
 
 /// Renders one recipe to its audio file and cue sheet.
@@ -31,8 +39,10 @@ public final class TrackRenderer: @unchecked Sendable {
     public init(beds: BedCache = BedCache()) { self.beds = beds }
 
     /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder).
-    public func render(recipePath: String, outputPath: String?, assets override: String?) throws(DiagnosticList) -> RenderedTrack {
-        try render(recipe: try Self.load(recipePath: recipePath), outputPath: outputPath, assets: override)
+    public func render(
+        recipePath: String, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = []
+    ) throws(DiagnosticList) -> RenderedTrack {
+        try render(recipe: try Self.load(recipePath: recipePath), outputPath: outputPath, assets: override, sidecars: sidecars)
     }
 
     /// Reads and validates a recipe file; its id defaults to the file's name.
@@ -42,9 +52,12 @@ public final class TrackRenderer: @unchecked Sendable {
         return try RecipeLoader.parse(bytes, file: recipePath, defaultID: name)
     }
 
-    /// Renders a loaded recipe to `outputPath` (default `<id>.<format>` in the current folder).
-    public func render(recipe: Recipe, outputPath: String?, assets override: String?) throws(DiagnosticList) -> RenderedTrack {
-        let output = try OutputPlan(recipe: recipe, outputPath: outputPath)
+    /// Renders a loaded recipe to `outputPath` (default `<id>.<format>` in the current folder),
+    /// with the `sidecars` asked for and those the recipe lists.
+    public func render(
+        recipe: Recipe, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = []
+    ) throws(DiagnosticList) -> RenderedTrack {
+        let output = try OutputPlan(recipe: recipe, outputPath: outputPath, sidecars: sidecars)
         let timeline = try Timeline(recipe: recipe)
         // seeds follow the recipe's meaning, not its spacing or comments
         let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
@@ -105,6 +118,18 @@ public final class TrackRenderer: @unchecked Sendable {
             recipe.output.loudness == nil
             ? nil
             : try LoudnessPlan.measure(sampleRate: rate, channels: channels, makeMix: sources.makeMix)
+        let audioFile = (output.audioPath as NSString).lastPathComponent
+        // what goes inside the file (chapters, markers) depends on frames only, not on the bytes
+        let draft = CueSheetBuilder.build(
+            recipe: recipe, timeline: timeline, sounds: sources.cueLengths, audioFile: audioFile, sha256: "",
+            loudness: nil, truePeak: nil)
+        let metadata = EmbeddedMetadata(
+            tags: [
+                ("TITLE", recipe.title), ("ALBUM", recipe.category ?? "Cadence"),
+                ("COMMENT", "\(recipe.pattern.name), rendered by Cadence"),
+            ],
+            chapterComments: ChapterComments.comments(of: draft),
+            markers: draft.markers.map { WAVMarkers.Point(frame: $0.frame, label: $0.label) })
         var ceiling = output.ceiling
         var targetOffset = 0.0
         for attempt in 1...Self.lossyAttempts {
@@ -115,9 +140,9 @@ public final class TrackRenderer: @unchecked Sendable {
                     channels: channels, makeMix: sources.makeMix)
             }
             let file = try AtomicOutputFile(path: output.audioPath)
-            var (loudness, peak) = try encodePass(
+            var (loudness, peak, peaks) = try encodePass(
                 recipe: recipe, timeline: timeline, sources: sources, output: output,
-                plan: plan, seed: seed, file: file)
+                plan: plan, seed: seed, file: file, metadata: metadata)
             if output.format.isLossy {
                 (loudness, peak) = try Self.verifyLossy(
                     file: file, path: output.audioPath, frames: timeline.totalFrames,
@@ -137,18 +162,27 @@ public final class TrackRenderer: @unchecked Sendable {
             }
             let sha = try file.sha256()
             let size = file.size()
-            let sheet = CueSheetBuilder.build(
-                recipe: recipe, timeline: timeline, sounds: sources.cueLengths,
-                audioFile: (output.audioPath as NSString).lastPathComponent, sha256: sha,
-                loudness: loudness.isFinite ? loudness : nil, truePeak: peak.isFinite ? peak : nil)
+            var sheet = draft
+            sheet.audio.sha256 = sha
+            sheet.audio.loudnessLUFS = loudness.isFinite ? CueSheetBuilder.round2(loudness) : nil
+            sheet.audio.truePeakDBTP = peak.isFinite ? CueSheetBuilder.round2(peak) : nil
             let cues = try AtomicOutputFile(path: output.cueSheetPath)
             try cues.write(Array(sheet.jsonText().utf8))
+            var sidecarFiles: [AtomicOutputFile] = []
+            for (kind, path) in output.sidecars {
+                let sidecar = try AtomicOutputFile(path: path)
+                try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: peaks).utf8))
+                sidecarFiles.append(sidecar)
+            }
             try file.commit()
             try cues.commit()
+            for sidecar in sidecarFiles { try sidecar.commit() }
             return RenderedTrack(
-                recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath, format: output.format,
+                recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath,
+                sidecarPaths: output.sidecars.map(\.1), format: output.format,
                 frames: timeline.totalFrames, sampleRate: rate, loudness: loudness.isFinite ? loudness : nil,
-                truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false)
+                truePeak: peak.isFinite ? peak : nil, sha256: sha, bytes: size, limited: plan?.limit ?? false,
+                peaks: peaks, cueSheet: sheet)
         }
         throw AudioError(file: output.audioPath, operation: "render", reason: "no encoding attempt was kept", kind: .software)
     }
@@ -156,18 +190,31 @@ public final class TrackRenderer: @unchecked Sendable {
     /// Encodings tried for a lossy format before its true peak is accepted as measured.
     static let lossyAttempts = 4
 
-    /// The final pass: mix → gain → limiter → meter → encoder, into `file`. Returns the written audio's loudness and true peak.
+    /// Columns of the waveform picture.
+    public static let pictureColumns = 600
+
+    /// A sidecar file's text.
+    static func sidecarText(_ kind: SidecarKind, sheet: CueSheet, peaks: [Float]) -> String {
+        switch kind {
+        case .vtt: WebVTT.text(of: sheet)
+        case .chapters: PodcastChapters.jsonText(of: sheet)
+        case .waveform: WaveformPicture.svg(peaks: peaks, sheet: sheet)
+        }
+    }
+
+    /// The final pass: mix → gain → limiter → meter → encoder, into `file`. Returns the written
+    /// audio's loudness and true peak, and its waveform columns.
     private func encodePass(
         recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, plan: LoudnessPlan?,
-        seed: [UInt8], file: AtomicOutputFile
-    ) throws -> (Double, Double) {
+        seed: [UInt8], file: AtomicOutputFile, metadata: EmbeddedMetadata
+    ) throws -> (Double, Double, [Float]) {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
-        let tags = [("TITLE", recipe.title), ("ALBUM", recipe.category ?? "Cadence"), ("COMMENT", "\(recipe.pattern.name), rendered by Cadence")]
         let encoder = try TrackEncoder(
             format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
-            path: output.audioPath, sampleRate: rate, channels: channels,
-            seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), tags: tags)
+            path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames,
+            seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), metadata: metadata)
+        var columns = PeakColumns(count: Self.pictureColumns, totalFrames: timeline.totalFrames)
         let meter = try LoudnessMeasurement(channels: channels, sampleRate: rate)
         var mix = try sources.makeMix()
         var block = [Float](repeating: 0, count: Block.frames * channels)
@@ -181,6 +228,7 @@ public final class TrackRenderer: @unchecked Sendable {
                 }
             }
             try meter.add(p, frames: n)
+            columns.add(p, frames: n, channels: channels)
             try encoder.write(p, frames: n, channels: channels)
             written += Int64(n)
         }
@@ -212,7 +260,8 @@ public final class TrackRenderer: @unchecked Sendable {
                 file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(timeline.totalFrames)", kind: .software)
         }
         try encoder.finish()
-        return meter.finish()
+        let (loudness, peak) = meter.finish()
+        return (loudness, peak, columns.peaks)
     }
 
     /// Decodes a lossy file just written: its frame count must match the timeline; returns its loudness and true peak.

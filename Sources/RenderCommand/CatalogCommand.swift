@@ -8,7 +8,7 @@ enum CatalogCommand {
     static func render(inputs: [String], options: Options) -> Int32 {
         let output = options.output ?? "dist"
         let hashes = AssetHashes()
-        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes)
+        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars)
         if plan.recipeCount == 0 && plan.failures.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return FailureKind.noInput.rawValue

@@ -1,6 +1,7 @@
 import Catalog
 import Foundation
 import Recipe
+import Sidecars
 
 /// The command line, parsed: what to do and with which options.
 struct Options {
@@ -28,6 +29,17 @@ struct Options {
     var quiet = false
     var jobs: Int?
     var shard: ShardSpec?
+    /// `--sidecars vtt,chapters`: files written beside every track, besides those its recipe asks for.
+    var sidecars: Set<SidecarKind> = []
+
+    private static func sidecarList(_ text: String) throws(UsageError) -> Set<SidecarKind> {
+        do {
+            return try SidecarKind.parseList(text)
+        } catch {
+            let names = SidecarKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError(message: "--sidecars takes a list from \(names), all or none (like vtt,chapters), not '\(error.word)'")
+        }
+    }
 
     static func parse(_ arguments: [String], environment: [String: String] = [:],
                       isDirectory: (String) -> Bool = { _ in false }) throws(UsageError) -> Options {
@@ -61,11 +73,13 @@ struct Options {
                 guard let n = Int(text), n >= 1, n <= 256 else { throw UsageError(message: "-j needs a number of jobs from 1 to 256, got '\(text)'") }
                 options.jobs = n
             case "--shard": shardText = try value(argument)
+            case "--sidecars": options.sidecars.formUnion(try sidecarList(try value(argument)))
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
                 if argument.hasPrefix("--output=") { options.output = String(argument.dropFirst(9)) }
                 else if argument.hasPrefix("--assets=") { options.assets = String(argument.dropFirst(9)) }
                 else if argument.hasPrefix("--shard=") { shardText = String(argument.dropFirst(8)) }
+                else if argument.hasPrefix("--sidecars=") { options.sidecars.formUnion(try sidecarList(String(argument.dropFirst(11)))) }
                 else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)), n >= 1 { options.jobs = n }
                 else if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option '\(argument)'") }
                 else { inputs.append(argument) }

@@ -8,8 +8,8 @@ public enum RenderCommand {
     public static let version = CadenceVersion.string
 
     static let usage = """
-        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--assets DIR] [--quiet]
-               render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--assets DIR] [--quiet]
+        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--sidecars LIST] [--assets DIR] [--quiet]
+               render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
                render merge SHARD-DIR/… -o DIST/
         """
@@ -19,7 +19,8 @@ public enum RenderCommand {
         Renders a session recipe (recipe-v1) to an audio file and its cue sheet (cues-v1):
         OUTPUT and OUTPUT-without-extension.cues.json. Without -o: <id>.<format> here.
         A folder of recipes (searched recursively) renders into a bundle folder:
-        DIST/<id>.<ext>, DIST/<id>.cues.json and DIST/catalog.json; tracks whose inputs
+        DIST/<id>.<ext>, DIST/<id>.cues.json, DIST/<id>.svg (its picture), DIST/catalog.json
+        and DIST/index.html (a preview page to open in a browser); tracks whose inputs
         have not changed since the last run are left as they are.
 
         options:
@@ -31,6 +32,9 @@ public enum RenderCommand {
           --shard K/N         render only the K-th of N balanced parts of the catalog;
                               'auto' reads CADENCE_SHARD=K/N, GitLab's CI_NODE_INDEX and
                               CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL
+          --sidecars LIST     files beside each track, from vtt (WebVTT captions),
+                              chapters (Podcasting 2.0 JSON), waveform (SVG), all, none;
+                              joined with the recipe's output.sidecars
           --check             validate recipes and their assets without rendering
           -q, --quiet         print errors only
           -h, --help          show this help
@@ -80,7 +84,8 @@ public enum RenderCommand {
     private static func render(recipe: String, options: Options) -> Int32 {
         let started = Date()
         do {
-            let track = try TrackRenderer().render(recipePath: recipe, outputPath: options.output, assets: options.assets)
+            let track = try TrackRenderer().render(
+                recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars)
             if !options.quiet {
                 let seconds = Double(track.frames) / Double(track.sampleRate)
                 let elapsed = Date().timeIntervalSince(started)
@@ -90,6 +95,7 @@ public enum RenderCommand {
                 line += String(format: ") in %.2f s (%.0f× realtime)", elapsed, seconds / max(elapsed, 1e-6))
                 print(line)
                 print("\(recipe) → \(track.cueSheetPath)")
+                for path in track.sidecarPaths { print("\(recipe) → \(path)") }
             }
             return 0
         } catch {

@@ -37,6 +37,10 @@ struct TrackSpec: Sendable {
     var fileExtension: String { format ?? "flac" }
     var audioName: String { "\(id).\(fileExtension)" }
     var cuesName: String { "\(id).cues.json" }
+    /// The waveform picture every catalog track gets (for the preview page).
+    var pictureName: String { "\(id).svg" }
+    /// Every file the track leaves in a bundle.
+    var fileNames: [String] { [audioName, cuesName, pictureName] }
     /// `floor(duration × rate + 1/2)`, from the recipe's text.
     var frames: Int64 { Seconds(duration).frame(at: sampleRate) }
     var seconds: Double { Double(frames) / Double(sampleRate) }
@@ -174,7 +178,7 @@ struct TestCatalog {
 
     /// Every file a complete render of these tracks leaves in its output folder.
     var expectedOutputs: [String] {
-        (tracks.flatMap { [$0.audioName, $0.cuesName] } + ["catalog.json"]).sorted()
+        (tracks.flatMap(\.fileNames) + bundleFiles).sorted()
     }
 
     /// Renders the catalog into `output` (extra arguments appended) and returns the result.
@@ -182,6 +186,9 @@ struct TestCatalog {
         try runRender([recipes, "-o", output] + extra, in: root, environment: environment)
     }
 }
+
+/// The files of a bundle besides its tracks': the manifest and the preview page.
+let bundleFiles = ["catalog.json", "index.html"]
 
 /// Whether the output names `id` as up to date on some line.
 func reportsUpToDate(_ result: ProcessResult, _ id: String) -> Bool {

@@ -63,8 +63,8 @@ struct CatalogRenderTests {
         try catalog.editRecipe("alpha-box") { $0.replacingOccurrences(of: "tone: 528 Hz", with: "tone: 600 Hz") }
         let result = try catalog.render(into: dist)
         #expect(result.status == 0, "\(result)")
-        let changed = changedNames(before, try identities(dist)).subtracting(["catalog.json"])
-        #expect(changed == ["alpha-box.flac", "alpha-box.cues.json"], "rewritten: \(changed.sorted())")
+        let changed = changedNames(before, try identities(dist)).subtracting(bundleFiles)
+        #expect(changed == ["alpha-box.flac", "alpha-box.cues.json", "alpha-box.svg"], "rewritten: \(changed.sorted())")
         for id in catalog.ids where id != "alpha-box" {
             #expect(reportsUpToDate(result, id), "\(id) is not reported up to date: \(result)")
         }
@@ -141,8 +141,8 @@ struct CatalogRenderTests {
         #expect(result.status == 0, "\(result)")
         let users = catalog.tracks.filter { $0.usesFile == TestCatalog.sharedBed }
         #expect(users.count == 2)
-        let expected = Set(users.flatMap { [$0.audioName, $0.cuesName] })
-        let changed = changedNames(before, try identities(dist)).subtracting(["catalog.json"])
+        let expected = Set(users.flatMap(\.fileNames))
+        let changed = changedNames(before, try identities(dist)).subtracting(bundleFiles)
         #expect(changed == expected, "rewritten: \(changed.sorted()), expected \(expected.sorted())")
         for track in catalog.tracks where track.usesFile != TestCatalog.sharedBed {
             #expect(reportsUpToDate(result, track.id), "\(track.id) is not reported up to date: \(result)")
@@ -166,8 +166,8 @@ struct CatalogRenderTests {
 
         let result = try catalog.render(into: dist)
         #expect(result.status == 0, "\(result)")
-        let changed = changedNames(before, try identities(dist)).subtracting(["catalog.json"])
-        #expect(changed == ["charlie-drone.ogg", "charlie-drone.cues.json"], "rewritten: \(changed.sorted())")
+        let changed = changedNames(before, try identities(dist)).subtracting(bundleFiles)
+        #expect(changed == ["charlie-drone.ogg", "charlie-drone.cues.json", "charlie-drone.svg"], "rewritten: \(changed.sorted())")
         try verifyOutput(dist, of: catalog)
         // the same recipe gives the same bytes, so the manifest is as before
         #expect(try bytes(dist + "/catalog.json") == manifest)

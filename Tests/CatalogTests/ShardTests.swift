@@ -37,7 +37,7 @@ struct ShardTests {
             let tracks = ids.compactMap { catalog.track($0) }
             #expect(tracks.count == ids.count, "shard \(k + 1) lists unknown ids: \(ids)")
             // its folder holds its own tracks and nothing else, each consistent with the manifest
-            let expected = (tracks.flatMap { [$0.audioName, $0.cuesName] } + ["catalog.json"]).sorted()
+            let expected = (tracks.flatMap(\.fileNames) + bundleFiles).sorted()
             let held = try filesUnder(folder)
             #expect(held == expected, "shard \(k + 1) holds \(held)")
             try verifyOutput(folder, of: catalog, tracks: tracks)
@@ -109,7 +109,7 @@ struct ShardTests {
         let listed = try Self.ids(in: reused)
         #expect(listed == secondIDs, "shard 2/3 in a reused folder lists \(listed), not \(secondIDs)")
         let held = try filesUnder(reused)
-        let expected = (secondIDs.compactMap { catalog.track($0) }.flatMap { [$0.audioName, $0.cuesName] } + ["catalog.json"]).sorted()
+        let expected = (secondIDs.compactMap { catalog.track($0) }.flatMap(\.fileNames) + bundleFiles).sorted()
         #expect(held == expected, "shard 2/3 in a reused folder holds \(held)")
 
         let full = catalog.folder.file("full")

@@ -1,0 +1,151 @@
+extension CueSheet {
+    /// Checks what a player relies on, throwing the first problem found.
+    ///
+    /// - `format` and `version`; `audio.sample_rate` and `channels` > 0, `frames` ≥ 0.
+    /// - Every time in seconds gives its frame back by `floor(t × rate + 1/2)` (`duration`: `frames`).
+    /// - Sections: kinds `intro`, `practice`, `outro`, each at most once and in that order, inside
+    ///   `0…frames`, not overlapping (they may be of zero length; gaps between them are allowed).
+    /// - Phases: each `end_frame` > `start_frame`, sorted by start, `index` equal to the position,
+    ///   `cycle` ≥ 0 and never decreasing, and together they tile the practice section exactly:
+    ///   no gap, no overlap, nothing outside it. Phases need a practice section, and a practice
+    ///   section of any length needs phases.
+    /// - Cues: `frame` inside the file (`0..<frames`), `phase` a phase index, `length_frames` ≥ 0.
+    ///
+    /// `decode(from:)` runs this; call it on a sheet built in memory before looking things up in it.
+    public func validate() throws(CueSheetError) {
+        guard format == Self.formatName else { throw .notACueSheet(format: format) }
+        guard version == Self.supportedVersion else { throw .unsupportedVersion(String(version)) }
+        try validateAudio()
+        let practice = try validateSections()
+        try validatePhases(practice: practice)
+        try validateCues()
+    }
+
+    private func validateAudio() throws(CueSheetError) {
+        guard audio.sampleRate > 0 else {
+            throw .invalidValue(path: "audio.sample_rate", reason: "must be greater than 0, found \(audio.sampleRate)")
+        }
+        guard audio.channels > 0 else {
+            throw .invalidValue(path: "audio.channels", reason: "must be greater than 0, found \(audio.channels)")
+        }
+        guard audio.frames >= 0 else {
+            throw .invalidValue(path: "audio.frames", reason: "must not be negative, found \(audio.frames)")
+        }
+        try checkTime(audio.duration, gives: audio.frames, path: "audio.duration")
+    }
+
+    /// Checks the sections and returns the practice section, if any.
+    private func validateSections() throws(CueSheetError) -> Section? {
+        var previous: (kind: SectionKind, section: Section, position: Int)?
+        var practice: Section?
+        for (i, s) in sections.enumerated() {
+            let path = "sections[\(i)]"
+            guard let kind = SectionKind(rawValue: s.kind) else {
+                let known = SectionKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalidValue(path: path + ".kind", reason: "unknown section kind \(JSONText.string(s.kind)) (known: \(known))")
+            }
+            try checkSpan(s.startFrame, s.endFrame, path: path, allowEmpty: true)
+            try checkTime(s.start, gives: s.startFrame, path: path + ".start")
+            try checkTime(s.end, gives: s.endFrame, path: path + ".end")
+            if let previous {
+                if kind == previous.kind {
+                    throw .invalidValue(
+                        path: path + ".kind", reason: "a second \(kind.rawValue) section (the first is sections[\(previous.position)])")
+                }
+                if kind < previous.kind { throw .unsorted(.section(previous.kind.rawValue), .section(kind.rawValue)) }
+                if s.startFrame < previous.section.endFrame {
+                    throw .overlap(
+                        .section(previous.kind.rawValue), .section(kind.rawValue), frames: previous.section.endFrame - s.startFrame)
+                }
+            }
+            if kind == .practice { practice = s }
+            previous = (kind, s, i)
+        }
+        return practice
+    }
+
+    private func validatePhases(practice: Section?) throws(CueSheetError) {
+        guard let first = phases.first, let last = phases.last else {
+            if let practice, practice.endFrame > practice.startFrame {
+                throw .gap(after: nil, before: nil, frames: practice.startFrame..<practice.endFrame)
+            }
+            return
+        }
+        guard let practice else {
+            throw .invalidValue(path: "sections", reason: "there are \(phases.count) phases but no practice section")
+        }
+        for (i, p) in phases.enumerated() {
+            let path = "phases[\(i)]"
+            guard p.cycle >= 0 else { throw .invalidValue(path: path + ".cycle", reason: "must not be negative, found \(p.cycle)") }
+            try checkSpan(p.startFrame, p.endFrame, path: path, allowEmpty: false)
+            try checkTime(p.start, gives: p.startFrame, path: path + ".start")
+            try checkTime(p.end, gives: p.endFrame, path: path + ".end")
+        }
+        // Order first, so that two swapped phases read as such rather than as a wrong index or a gap.
+        for i in phases.indices.dropFirst() where phases[i].startFrame < phases[i - 1].startFrame {
+            throw .unsorted(.phase(i - 1), .phase(i))
+        }
+        for (i, p) in phases.enumerated() where p.index != i {
+            throw .invalidValue(path: "phases[\(i)].index", reason: "is \(p.index), but the phase is number \(i) in phases")
+        }
+        let practiceSpan = "the practice section (frames \(practice.startFrame)…\(practice.endFrame))"
+        if first.startFrame < practice.startFrame {
+            throw .outOfRange(path: "phases[0]", reason: "starts at frame \(first.startFrame), before \(practiceSpan)")
+        }
+        if first.startFrame > practice.startFrame {
+            throw .gap(after: nil, before: .phase(0), frames: practice.startFrame..<first.startFrame)
+        }
+        for i in phases.indices.dropFirst() {
+            let (a, b) = (phases[i - 1], phases[i])
+            if b.startFrame < a.endFrame { throw .overlap(.phase(i - 1), .phase(i), frames: a.endFrame - b.startFrame) }
+            if b.startFrame > a.endFrame { throw .gap(after: .phase(i - 1), before: .phase(i), frames: a.endFrame..<b.startFrame) }
+            if b.cycle < a.cycle {
+                throw .invalidValue(path: "phases[\(i)].cycle", reason: "is \(b.cycle), less than phase \(i - 1)'s \(a.cycle)")
+            }
+        }
+        if last.endFrame > practice.endFrame {
+            throw .outOfRange(path: "phases[\(phases.count - 1)]", reason: "ends at frame \(last.endFrame), after \(practiceSpan)")
+        }
+        if last.endFrame < practice.endFrame {
+            throw .gap(after: .phase(phases.count - 1), before: nil, frames: last.endFrame..<practice.endFrame)
+        }
+    }
+
+    private func validateCues() throws(CueSheetError) {
+        for (i, c) in cues.enumerated() {
+            let path = "cues[\(i)]"
+            guard c.frame >= 0, c.frame < audio.frames else {
+                throw .outOfRange(path: path + ".frame", reason: "frame \(c.frame) is outside the file (frames 0…\(audio.frames))")
+            }
+            guard phases.indices.contains(c.phase) else {
+                let reason =
+                    phases.isEmpty
+                    ? "is \(c.phase), but there are no phases" : "is \(c.phase), not a phase index (0…\(phases.count - 1))"
+                throw .outOfRange(path: path + ".phase", reason: reason)
+            }
+            guard c.lengthFrames >= 0 else {
+                throw .invalidValue(path: path + ".length_frames", reason: "must not be negative, found \(c.lengthFrames)")
+            }
+            try checkTime(c.time, gives: c.frame, path: path + ".time")
+        }
+    }
+
+    /// A span that is in order (and not empty, unless allowed) and inside the file.
+    private func checkSpan(_ start: Int64, _ end: Int64, path: String, allowEmpty: Bool) throws(CueSheetError) {
+        if end < start || (!allowEmpty && end == start) {
+            throw .invalidValue(path: path, reason: "end_frame \(end) is not after start_frame \(start)")
+        }
+        if start < 0 || end > audio.frames {
+            throw .outOfRange(path: path, reason: "frames \(start)…\(end) are outside the file (frames 0…\(audio.frames))")
+        }
+    }
+
+    /// Seconds must give their frame back (cues-v1: "written with enough digits to give the frame back").
+    private func checkTime(_ time: Double, gives frame: Int64, path: String) throws(CueSheetError) {
+        guard time.isFinite else { throw .invalidValue(path: path, reason: "must be a finite number, found \(time)") }
+        let actual = FrameTime.frame(atTime: time, sampleRate: audio.sampleRate)
+        guard actual == frame else {
+            throw .timeMismatch(path: path, time: time, frame: actual ?? 0, expectedFrame: frame)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+/// A validated cue sheet, ready to answer "where are we?" for a playback time, in O(log n).
+///
+/// Build one when the sheet is loaded, then ask it on every display frame with the audio's
+/// own clock (`AVAudioPlayer.currentTime`, `AVPlayer.currentTime().seconds`):
+///
+/// ```swift
+/// let timeline = try CueTimeline(CueSheet.decode(from: data))
+/// let now = timeline.position(atTime: player.currentTime)
+/// now.phase?.label        // "Breathe In"
+/// now.phaseProgress       // 0.25
+/// ```
+///
+/// Lookups are a binary search over the phases' start frames (at most three sections are
+/// checked directly), so an 8-hour sheet of thousands of phases costs a dozen comparisons.
+/// Positions are frames (`Int64`) throughout; only the query's time and the answers' seconds
+/// are `Double`.
+public struct CueTimeline: Sendable {
+    /// The sheet, as validated.
+    public let sheet: CueSheet
+    /// Each phase's start frame, for the binary search.
+    private let phaseStarts: [Int64]
+
+    /// Validates `sheet` (see `CueSheet.validate()`) and prepares the lookup.
+    public init(_ sheet: CueSheet) throws(CueSheetError) {
+        try sheet.validate()
+        self.sheet = sheet
+        self.phaseStarts = sheet.phases.map(\.startFrame)
+    }
+
+    /// Frames per second.
+    public var sampleRate: Int { sheet.audio.sampleRate }
+    /// The length of the file in frames.
+    public var frames: Int64 { sheet.audio.frames }
+    /// The length of the file in seconds, `frames / sample_rate`.
+    public var duration: Double { FrameTime.time(atFrame: frames, sampleRate: sampleRate) }
+
+    /// The frame of a time in seconds, by the rule of cues-v1: `floor(t × rate + 1/2)`, so each time
+    /// written in the sheet gives back its exact frame.
+    ///
+    /// Clamped into `0...frames`: times before 0 (and NaN) are frame 0, times at or after the end are
+    /// `frames`, the end of the file.
+    public func frame(atTime seconds: Double) -> Int64 {
+        guard let frame = FrameTime.frame(atTime: seconds, sampleRate: sampleRate) else {
+            return seconds > 0 ? frames : 0
+        }
+        return min(max(frame, 0), frames)
+    }
+
+    /// `frame / sample_rate`, in seconds.
+    public func time(atFrame frame: Int64) -> Double {
+        FrameTime.time(atFrame: frame, sampleRate: sampleRate)
+    }
+
+    /// The index of the phase holding `frame` (the phase that starts at a boundary frame), or nil
+    /// outside the practice section. Binary search: O(log n).
+    public func phaseIndex(atFrame frame: Int64) -> Int? {
+        // The last phase starting at or before `frame`.
+        var low = 0
+        var high = phaseStarts.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if phaseStarts[mid] <= frame { low = mid + 1 } else { high = mid }
+        }
+        let candidate = low - 1
+        guard candidate >= 0, frame < sheet.phases[candidate].endFrame else { return nil }
+        return candidate
+    }
+
+    /// Where a playback time falls: `position(atFrame: frame(atTime: seconds))`.
+    public func position(atTime seconds: Double) -> CuePosition {
+        position(atFrame: frame(atTime: seconds))
+    }
+
+    /// Where a frame falls, clamped into `0...frames` (before 0 reads as frame 0; at or after the
+    /// end reads as `frames`, where there is no section or phase, progress is 1 and `isAtEnd` holds).
+    public func position(atFrame requested: Int64) -> CuePosition {
+        let frame = min(max(requested, 0), frames)
+        let phases = sheet.phases
+        let index = phaseIndex(atFrame: frame)
+        let phase = index.map { phases[$0] }
+        let section = sheet.sections.first { $0.startFrame <= frame && frame < $0.endFrame }
+
+        let boundary: Int64?
+        var nextPhase: CueSheet.Phase?
+        if let index, let phase {
+            boundary = phase.endFrame
+            nextPhase = index + 1 < phases.count ? phases[index + 1] : nil
+        } else {
+            boundary =
+                section?.endFrame
+                ?? sheet.sections.first { $0.startFrame > frame && $0.endFrame > $0.startFrame }?.startFrame
+                ?? (frame < frames ? frames : nil)
+            if let first = phases.first, first.startFrame == boundary { nextPhase = first }
+        }
+
+        return CuePosition(
+            frame: frame,
+            time: time(atFrame: frame),
+            section: section,
+            sectionKind: section.flatMap { CueSheet.SectionKind(rawValue: $0.kind) },
+            phase: phase,
+            previousPhase: index.flatMap { $0 > 0 ? phases[$0 - 1] : nil },
+            phaseProgress: phase.map { Self.progress(frame, $0.startFrame, $0.endFrame) } ?? 0,
+            sectionProgress: section.map { Self.progress(frame, $0.startFrame, $0.endFrame) } ?? 0,
+            progress: frames > 0 ? Self.progress(frame, 0, frames) : 1,
+            nextBoundaryFrame: boundary,
+            framesToNextBoundary: boundary.map { $0 - frame },
+            secondsToNextBoundary: boundary.map { time(atFrame: $0 - frame) },
+            nextPhase: nextPhase,
+            nextSection: boundary.flatMap { b in sheet.sections.first { $0.startFrame == b && $0.endFrame > b } })
+    }
+
+    /// `(frame - start) / (end - start)`, exact in `Double` for any frame count below 2⁵³.
+    private static func progress(_ frame: Int64, _ start: Int64, _ end: Int64) -> Double {
+        Double(frame - start) / Double(end - start)
+    }
+}

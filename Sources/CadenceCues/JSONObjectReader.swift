@@ -1,0 +1,104 @@
+/// One JSON object being read into the model: typed accessors that name the key path when they fail.
+///
+/// Keys it is not asked for are ignored, which is how a reader of version 1 skips the keys a later writer adds.
+struct JSONObjectReader {
+    let members: [String: JSONValue]
+    /// Where this object is in the document (`phases[3]`); empty for the root.
+    let path: String
+
+    /// The object `value`, or a type mismatch at `path`.
+    init(_ value: JSONValue, path: String) throws(CueSheetError) {
+        guard case .object(let members) = value else {
+            throw .typeMismatch(path: path.isEmpty ? "document" : path, expected: "an object", found: value.found)
+        }
+        self.members = members
+        self.path = path
+    }
+
+    /// The path of a member: `audio.sample_rate`.
+    func path(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    func required(_ key: String) throws(CueSheetError) -> JSONValue {
+        guard let value = members[key] else { throw .missingKey(path: path(key)) }
+        return value
+    }
+
+    func string(_ key: String) throws(CueSheetError) -> String {
+        let value = try required(key)
+        guard case .string(let s) = value else { throw mismatch(key, "a string", value) }
+        return s
+    }
+
+    /// A string, or nil when the key is absent or `null`.
+    func optionalString(_ key: String) throws(CueSheetError) -> String? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        case let value?: throw mismatch(key, "a string or null", value)
+        }
+    }
+
+    /// A whole number (`480000`, and also `480000.0` or `4.8e5`, which are the same number).
+    func int64(_ key: String) throws(CueSheetError) -> Int64 {
+        let value = try required(key)
+        guard case .number(let text) = value, let n = ExactDecimal(text)?.int64 else {
+            throw mismatch(key, "an integer", value)
+        }
+        return n
+    }
+
+    func int(_ key: String) throws(CueSheetError) -> Int {
+        let value = try required(key)
+        guard let n = Int(exactly: try int64(key)) else { throw mismatch(key, "an integer", value) }
+        return n
+    }
+
+    /// A finite number.
+    func double(_ key: String) throws(CueSheetError) -> Double {
+        let value = try required(key)
+        guard let x = Self.finite(value) else { throw mismatch(key, "a number", value) }
+        return x
+    }
+
+    /// A finite number, or nil when the key is absent or `null`.
+    func optionalDouble(_ key: String) throws(CueSheetError) -> Double? {
+        switch members[key] {
+        case nil, .null?: return nil
+        case let value?:
+            guard let x = Self.finite(value) else { throw mismatch(key, "a number or null", value) }
+            return x
+        }
+    }
+
+    /// A number kept as its exact decimal (`5.5` stays 5.5, not the nearest `Double`).
+    func decimal(_ key: String) throws(CueSheetError) -> DecimalText {
+        let value = try required(key)
+        guard case .number(let text) = value, let exact = ExactDecimal(text) else { throw mismatch(key, "a number", value) }
+        return DecimalText(exact.plainText)
+    }
+
+    func object(_ key: String) throws(CueSheetError) -> JSONObjectReader {
+        try JSONObjectReader(try required(key), path: path(key))
+    }
+
+    /// An array of objects, each with its path `key[i]`.
+    func objects(_ key: String) throws(CueSheetError) -> [JSONObjectReader] {
+        let value = try required(key)
+        guard case .array(let items) = value else { throw mismatch(key, "an array", value) }
+        var readers: [JSONObjectReader] = []
+        readers.reserveCapacity(items.count)
+        for (i, item) in items.enumerated() {
+            readers.append(try JSONObjectReader(item, path: "\(path(key))[\(i)]"))
+        }
+        return readers
+    }
+
+    private func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> CueSheetError {
+        .typeMismatch(path: path(key), expected: expected, found: value.found)
+    }
+
+    private static func finite(_ value: JSONValue) -> Double? {
+        guard case .number(let text) = value, let x = Double(text), x.isFinite else { return nil }
+        return x
+    }
+}

@@ -1,0 +1,36 @@
+/// The loudest sample in each of `count` equal spans of a track: the data of a waveform picture.
+///
+/// Fed block by block as the track is encoded; column `c` covers frames
+/// `c·total/count ..< (c+1)·total/count`, in integer arithmetic.
+public struct PeakColumns: Sendable {
+    public private(set) var peaks: [Float]
+    private let totalFrames: Int64
+    private var frame: Int64 = 0
+    private var column = 0
+    private var columnEnd: Int64
+
+    public init(count: Int, totalFrames: Int64) {
+        let count = max(1, min(count, Int(max(1, totalFrames))))
+        peaks = [Float](repeating: 0, count: count)
+        self.totalFrames = max(1, totalFrames)
+        columnEnd = self.totalFrames / Int64(count)
+    }
+
+    /// Adds `frames` interleaved frames of `channels` channels.
+    public mutating func add(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) {
+        var i = 0
+        let count = peaks.count
+        while i < frames {
+            while frame >= columnEnd && column < count - 1 {
+                column += 1
+                columnEnd = (Int64(column) + 1) * totalFrames / Int64(count)
+            }
+            let span = column == count - 1 ? frames - i : min(frames - i, Int(columnEnd - frame))
+            var peak = peaks[column]
+            for k in (i * channels)..<((i + span) * channels) { peak = max(peak, abs(samples[k])) }
+            peaks[column] = min(peak, 1)
+            i += span
+            frame += Int64(span)
+        }
+    }
+}

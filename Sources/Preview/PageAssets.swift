@@ -1,0 +1,249 @@
+/// The preview page's inline style sheet, script and content security policy.
+enum PageAssets {
+    /// Nothing but the page's own inline style and script, and pictures and audio beside it: no network.
+    /// (`file:` as well as `'self'`: Firefox gives each file:// page an origin of its own.)
+    static let contentSecurityPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' file:; media-src 'self' file:"
+
+    /// The style sheet: a responsive grid of cards, light and dark schemes, kind colours from `PhaseStyle`.
+    static let css: String = {
+        var kinds = ""
+        for (kind, colour) in PhaseStyle.kinds {
+            kinds += ".ring[data-phase-kind=\"\(kind)\"]{--c:\(colour)}.k-\(kind){background:\(colour)}\n"
+        }
+        kinds += ".s-intro{background:repeating-linear-gradient(45deg,#94a3b8 0 3px,\(PhaseStyle.introColour) 3px 8px)}\n"
+        kinds += ".s-outro{background:repeating-linear-gradient(-45deg,#cbd5e1 0 3px,\(PhaseStyle.outroColour) 3px 8px)}\n"
+        return baseCSS + kinds
+    }()
+
+    private static let baseCSS = #"""
+        :root{color-scheme:light dark;--bg:#f8fafc;--fg:#0f172a;--muted:#64748b;--card:#fff;--line:#e2e8f0;--wave:#f1f5f9;
+        --err-bg:#fef2f2;--err-fg:#991b1b;--err-line:#fecaca;--head:#e11d48;
+        font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
+        @media (prefers-color-scheme:dark){:root{--bg:#0b1120;--fg:#e2e8f0;--muted:#94a3b8;--card:#111827;--line:#1f2937;--wave:#e2e8f0;
+        --err-bg:#3b0d0d;--err-fg:#fecaca;--err-line:#7f1d1d;--head:#fb7185}}
+        *{box-sizing:border-box}
+        body{margin:0;background:var(--bg);color:var(--fg);line-height:1.45}
+        .page-head{padding:1.5rem clamp(1rem,4vw,3rem) .25rem}
+        h1{margin:0 0 .25rem;font-size:1.6rem;overflow-wrap:anywhere}
+        .summary,.note,.empty{margin:0 0 .5rem;color:var(--muted)}
+        .legend{list-style:none;display:flex;flex-wrap:wrap;gap:.35rem 1rem;margin:.5rem 0 0;padding:0;font-size:.85rem;color:var(--muted)}
+        .legend li{display:flex;align-items:center;gap:.35rem}
+        .swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;border:1px solid rgba(0,0,0,.15)}
+        main{padding:0 clamp(1rem,4vw,3rem) 3rem}
+        .category h2{font-size:1.15rem;margin:1.75rem 0 .75rem;padding-bottom:.35rem;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
+        .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,20rem),1fr));gap:1rem}
+        .track{background:var(--card);border:1px solid var(--line);border-radius:14px;padding:1rem;display:flex;flex-direction:column;gap:.75rem;min-width:0}
+        .track h3{margin:0;font-size:1.05rem;overflow-wrap:anywhere}
+        .meta{margin:.15rem 0 0;color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
+        .length{font-variant-numeric:tabular-nums}
+        .stage{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.5rem;min-height:13.5rem}
+        .ring-box{position:relative;width:10rem;height:10rem}
+        .ring{position:absolute;inset:0;border-radius:50%;--c:#94a3b8;transform:scale(.45);transform-origin:50% 50%;will-change:transform;
+        background:radial-gradient(circle at 50% 42%,color-mix(in srgb,var(--c) 22%,transparent),color-mix(in srgb,var(--c) 60%,transparent));
+        box-shadow:inset 0 0 0 3px var(--c),0 0 1.5rem color-mix(in srgb,var(--c) 35%,transparent)}
+        .ring-text{display:flex;flex-direction:column;align-items:center;text-align:center;max-width:100%}
+        .phase-label{font-weight:600;font-size:1.1rem;min-height:1.4em}
+        .phase-detail{font-size:.8rem;color:var(--muted);font-variant-numeric:tabular-nums;min-height:1.2em}
+        .cue-error,.audio-error{margin:0;padding:.75rem 1rem;border-radius:10px;background:var(--err-bg);color:var(--err-fg);
+        border:1px solid var(--err-line);font-size:.9rem;overflow-wrap:anywhere}
+        .audio-error[hidden]{display:none}
+        audio{width:100%}
+        .wave{position:relative;height:4.5rem;border-radius:8px;overflow:hidden;background:var(--wave);cursor:pointer;user-select:none}
+        .wave img{display:block;width:100%;height:100%}
+        .no-picture{display:grid;place-items:center;height:100%;font-size:.8rem;color:#64748b}
+        .playhead{position:absolute;top:0;bottom:0;left:0;width:2px;margin-left:-1px;background:var(--head);pointer-events:none}
+        code{font-size:.8em}
+
+        """#
+
+    /// The script: checks each track's embedded cue data, then drives its ring and playhead from `audio.currentTime`.
+    static let script = #"""
+        (() => {
+          "use strict";
+          const SMALL = 0.45, LARGE = 1;
+          // The ring's size at the end of a phase of each kind; hold and unknown kinds keep the size they start with.
+          const SIZE_AFTER = { inhale: LARGE, exhale: SMALL, rest: SMALL, work: LARGE, short_break: SMALL, long_break: SMALL };
+          const SECTION_TEXT = { intro: "Settle in", outro: "Done", end: "Done" };
+          const own = (table, key) => Object.prototype.hasOwnProperty.call(table, key);
+          const isInt = (v) => Number.isSafeInteger(v);
+          const isText = (v) => typeof v === "string";
+          const ease = (p) => 0.5 - 0.5 * Math.cos(Math.PI * p);
+
+          // The same rules as PreviewPage.problem(in:) on the Swift side; null when the data is usable.
+          function problem(d) {
+            if (d === null || typeof d !== "object" || Array.isArray(d)) return "the cue data is not an object";
+            if (d.version !== 1) return "cue data version " + JSON.stringify(d.version) + " is not supported (this page reads version 1)";
+            if (!isInt(d.sample_rate) || d.sample_rate <= 0) return "sample_rate " + JSON.stringify(d.sample_rate) + " is not a positive integer";
+            if (!isInt(d.frames) || d.frames < 0) return "frames " + JSON.stringify(d.frames) + " is not a count of frames";
+            if (!Array.isArray(d.sections)) return "sections is not a list";
+            if (!Array.isArray(d.phases)) return "phases is not a list";
+            let end = 0;
+            for (let i = 0; i < d.sections.length; i++) {
+              const s = d.sections[i];
+              if (!Array.isArray(s) || s.length < 3 || !isText(s[0]) || !isInt(s[1]) || !isInt(s[2])) {
+                return "section " + i + " is not [kind, start_frame, end_frame]";
+              }
+              if (s[1] < end || s[2] < s[1] || s[2] > d.frames) {
+                return "section " + i + " (" + s[0] + ") [" + s[1] + ", " + s[2] + ") is out of order or outside the audio's " + d.frames + " frames";
+              }
+              end = s[2];
+            }
+            for (let i = 0; i < d.phases.length; i++) {
+              const p = d.phases[i];
+              if (!Array.isArray(p) || p.length < 5 || !isInt(p[0]) || !isInt(p[1]) || !isText(p[2]) || !isText(p[3]) || !isInt(p[4])) {
+                return "phase " + i + " is not [start_frame, end_frame, kind, label, cycle]";
+              }
+              if (p[1] <= p[0]) return "phase " + i + " (" + p[2] + ") is empty or reversed: [" + p[0] + ", " + p[1] + ")";
+              if (i === 0 && p[0] < 0) return "phase 0 starts at frame " + p[0] + ", before the audio";
+              if (i > 0 && p[0] !== d.phases[i - 1][1]) {
+                return "phase " + i + " starts at frame " + p[0] + " but phase " + (i - 1) + " ends at frame " + d.phases[i - 1][1] +
+                  ": " + (p[0] > d.phases[i - 1][1] ? "a gap" : "an overlap") + " (phases must be contiguous and sorted)";
+              }
+              if (p[1] > d.frames) return "phase " + i + " ends at frame " + p[1] + ", after the audio's " + d.frames + " frames";
+            }
+            return null;
+          }
+
+          // The phase whose [start_frame, end_frame) holds the frame, or -1.
+          function phaseAt(phases, frame) {
+            let lo = 0, hi = phases.length - 1;
+            while (lo <= hi) {
+              const m = (lo + hi) >> 1;
+              if (frame < phases[m][0]) hi = m - 1;
+              else if (frame >= phases[m][1]) lo = m + 1;
+              else return m;
+            }
+            return -1;
+          }
+
+          // The ring's state at t seconds of the audio.
+          function stateAt(d, sizeBefore, t) {
+            const frame = Math.floor((Number.isFinite(t) ? Math.max(0, t) : 0) * d.sample_rate + 0.5);
+            let section = "", sectionStart = 0, sectionEnd = 0;
+            if (frame >= d.frames) {
+              section = "end";
+            } else {
+              for (const s of d.sections) {
+                if (frame >= s[1] && frame < s[2]) { section = s[0]; sectionStart = s[1]; sectionEnd = s[2]; break; }
+              }
+            }
+            const i = frame >= d.frames ? -1 : phaseAt(d.phases, frame);
+            if (i < 0) {
+              const progress = sectionEnd > sectionStart ? (frame - sectionStart) / (sectionEnd - sectionStart) : (section === "end" ? 1 : 0);
+              const text = own(SECTION_TEXT, section) ? SECTION_TEXT[section] : (section ? section.charAt(0).toUpperCase() + section.slice(1) : "");
+              return { frame, section, kind: "", index: -1, label: text, detail: "", progress, scale: SMALL };
+            }
+            const p = d.phases[i];
+            const progress = Math.min(1, Math.max(0, (frame - p[0]) / (p[1] - p[0])));
+            let scale;
+            if (p[2] === "inhale") scale = SMALL + (LARGE - SMALL) * ease(progress);
+            else if (p[2] === "exhale") scale = LARGE - (LARGE - SMALL) * ease(progress);
+            else if (own(SIZE_AFTER, p[2])) scale = SIZE_AFTER[p[2]];
+            else scale = sizeBefore[i];
+            const left = Math.ceil((p[1] - frame) / d.sample_rate);
+            return { frame, section, kind: p[2], index: i, label: p[3] || p[2], detail: "cycle " + (p[4] + 1) + " · " + left + " s", progress, scale };
+          }
+
+          function showProblem(track, message) {
+            track.setAttribute("data-cue-status", "error");
+            const note = document.createElement("p");
+            note.className = "cue-error";
+            note.setAttribute("role", "alert");
+            note.textContent = "Cue sheet problem: " + message;
+            const stage = track.querySelector(".stage");
+            if (stage) stage.replaceChildren(note); else track.prepend(note);
+          }
+
+          function setUp(track) {
+            const audio = track.querySelector("audio");
+            const wave = track.querySelector(".wave");
+            const playhead = track.querySelector(".playhead");
+            const ring = track.querySelector(".ring");
+            const label = track.querySelector(".phase-label");
+            const detail = track.querySelector(".phase-detail");
+            const block = track.querySelector("script.cue-data");
+            if (!audio) return;
+            let data = null, sizeBefore = [];
+            if (block && ring) {
+              try {
+                data = JSON.parse(block.textContent);
+              } catch (e) {
+                showProblem(track, "the embedded cue data is not JSON (" + e.message + ")");
+              }
+              const bad = data === null ? null : problem(data);
+              if (bad) { showProblem(track, bad); data = null; }
+              if (data) {
+                let size = SMALL;
+                sizeBefore = data.phases.map((p) => { const before = size; if (own(SIZE_AFTER, p[2])) size = SIZE_AFTER[p[2]]; return before; });
+              }
+            }
+            const trackDuration = Number(track.getAttribute("data-duration")) || 0;
+            const duration = () => data && data.frames > 0 ? data.frames / data.sample_rate
+              : (Number.isFinite(audio.duration) && audio.duration > 0 ? audio.duration : trackDuration);
+
+            let shown = null;
+            function update() {
+              const t = audio.currentTime;
+              const total = duration();
+              if (playhead && total > 0) playhead.style.left = (Math.min(1, Math.max(0, t / total)) * 100).toFixed(3) + "%";
+              if (!data) return;
+              const s = stateAt(data, sizeBefore, t);
+              const progress = s.progress.toFixed(3), scale = s.scale.toFixed(3);
+              const key = [s.kind, s.index, s.section, progress, scale, s.label, s.detail].join("\u0000");
+              if (key === shown) return;
+              shown = key;
+              ring.setAttribute("data-phase-kind", s.kind);
+              ring.setAttribute("data-phase-index", String(s.index));
+              ring.setAttribute("data-section", s.section);
+              ring.setAttribute("data-progress", progress);
+              ring.setAttribute("data-scale", scale);
+              ring.style.transform = "scale(" + scale + ")";
+              if (label.textContent !== s.label) label.textContent = s.label;
+              if (detail && detail.textContent !== s.detail) detail.textContent = s.detail;
+            }
+
+            // Follow the audio's clock: its events, and a frame loop only while it plays.
+            let frameRequest = 0;
+            const loop = () => {
+              frameRequest = 0;
+              update();
+              if (!audio.paused && !audio.ended) frameRequest = requestAnimationFrame(loop);
+            };
+            const start = () => { if (!frameRequest) frameRequest = requestAnimationFrame(loop); };
+            for (const name of ["timeupdate", "seeking", "seeked", "loadedmetadata", "durationchange", "pause", "ended", "emptied"]) {
+              audio.addEventListener(name, update);
+            }
+            audio.addEventListener("play", start);
+            audio.addEventListener("playing", start);
+            audio.addEventListener("play", () => {
+              for (const other of document.querySelectorAll("audio")) if (other !== audio && !other.paused) other.pause();
+            });
+            audio.addEventListener("error", () => {
+              const note = track.querySelector(".audio-error");
+              const codes = { 1: "loading was aborted", 2: "a network error", 3: "the file could not be decoded", 4: "the file or its format is not supported" };
+              const code = audio.error ? audio.error.code : 0;
+              if (note) { note.textContent = "Audio problem: " + (codes[code] || "the file could not be played"); note.hidden = false; }
+            });
+            if (wave) {
+              wave.addEventListener("click", (event) => {
+                const box = wave.getBoundingClientRect();
+                const total = duration();
+                if (box.width <= 0 || !(total > 0)) return;
+                audio.currentTime = Math.min(1, Math.max(0, (event.clientX - box.left) / box.width)) * total;
+              });
+            }
+            update();
+          }
+
+          for (const track of document.querySelectorAll(".track[data-track-id]")) {
+            try {
+              setUp(track);
+            } catch (e) {
+              showProblem(track, "the preview script failed on this track (" + (e && e.message) + ")");
+            }
+          }
+        })();
+
+        """#
+}

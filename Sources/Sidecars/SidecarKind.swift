@@ -1,0 +1,50 @@
+/// The files that can be written beside a track, besides its audio and cue sheet.
+///
+/// Chosen per track (`output.sidecars` in the recipe) or for a whole run
+/// (`--sidecars vtt,chapters`); the two lists are joined. Markers inside the
+/// audio (WAV cue points, FLAC/Ogg chapter comments) are always written.
+public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
+    /// WebVTT captions, one cue per phase: `<stem>.vtt`.
+    case vtt
+    /// Podcasting 2.0 JSON chapters: `<stem>.chapters.json`.
+    case chapters
+    /// An SVG picture of the track (waveform, phase bands, cue marks): `<stem>.svg`.
+    case waveform
+
+    /// The file name suffix that replaces the audio file's extension.
+    public var suffix: String {
+        switch self {
+        case .vtt: ".vtt"
+        case .chapters: ".chapters.json"
+        case .waveform: ".svg"
+        }
+    }
+
+    public static func < (a: SidecarKind, b: SidecarKind) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    /// An unknown word in a sidecar list.
+    public struct UnknownKind: Error, Sendable { public let word: String }
+
+    /// Parses `vtt,chapters` (also `all` and `none`).
+    public static func parseList(_ text: String) throws(UnknownKind) -> Set<SidecarKind> {
+        var kinds = Set<SidecarKind>()
+        for word in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingSpaces }) {
+            switch word {
+            case "all": kinds.formUnion(allCases)
+            case "none": continue
+            default:
+                guard let kind = SidecarKind(rawValue: word) else { throw UnknownKind(word: word) }
+                kinds.insert(kind)
+            }
+        }
+        return kinds
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

@@ -1,2 +1,0 @@
-/// Sidecar formats derived from a cue sheet.
-public enum Sidecars {}

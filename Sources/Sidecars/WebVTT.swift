@@ -1,0 +1,38 @@
+import CadenceCues
+import Foundation
+
+/// WebVTT captions: one cue per phase with its label, for `<track>` elements and captioning players.
+public enum WebVTT {
+    /// The `.vtt` text of a cue sheet. Times are the phases' frames rounded to milliseconds,
+    /// so one cue ends exactly where the next begins.
+    public static func text(of sheet: CueSheet) -> String {
+        let rate = sheet.audio.sampleRate
+        var out = "WEBVTT - " + line(sheet.title) + "\n\n"
+        out += "NOTE\n" + line("\(sheet.pattern.name): \(sheet.phases.count) phases; generated from \(sheet.audio.file)") + "\n\n"
+        for phase in sheet.phases {
+            out += "phase-\(phase.index)\n"
+            out += Timestamp.clock(phase.startFrame, rate: rate) + " --> " + Timestamp.clock(phase.endFrame, rate: rate) + "\n"
+            out += escape(line(phase.label)) + "\n\n"
+        }
+        return out
+    }
+
+    /// One line of text: line breaks and `-->` would end or break a cue.
+    static func line(_ s: String) -> String {
+        s.map { $0.isNewline ? " " : String($0) }.joined().replacingOccurrences(of: "-->", with: "→")
+    }
+
+    /// Cue payloads are HTML-like: `&`, `<` and `>` must be written as entities.
+    static func escape(_ s: String) -> String {
+        var r = ""
+        for c in s {
+            switch c {
+            case "&": r += "&amp;"
+            case "<": r += "&lt;"
+            case ">": r += "&gt;"
+            default: r.append(c)
+            }
+        }
+        return r
+    }
+}

@@ -1,0 +1,104 @@
+import CadenceCues
+import Foundation
+import Testing
+
+/// `render recipes/ -o dist/` writes `dist/index.html`; here it is opened in headless Chromium
+/// (scripts/preview-check.py over the DevTools protocol) and its rings are read at known moments.
+@Suite("Catalog preview page, rendered and opened in Chromium")
+struct PreviewBundleTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// A Python 3 that can import `websocket` (Debian: python3-websocket, installed by scripts/setup.sh).
+    static func python() throws -> String {
+        var candidates = ["/usr/bin/python3"]
+        if let chosen = ProcessInfo.processInfo.environment["CADENCE_PYTHON"] { candidates.insert(chosen, at: 0) }
+        if let onPath = which("python3") { candidates.append(onPath) }
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+            if let result = try? run(candidate, ["-c", "import websocket"]), result.status == 0 { return candidate }
+        }
+        throw TestFailure("no python3 with the 'websocket' module: run scripts/setup.sh (installs chromium and python3-websocket; CI does)")
+    }
+
+    static func recipe(id: String, title: String, category: String, pattern: String, extra: String = "") -> String {
+        """
+        id: \(id)
+        title: \(title)
+        category: \(category)
+        duration: 45s
+        intro: 5s
+        outro: 4s
+        pattern: \(pattern)
+        bed: { synth: pink-noise, gain: -26 dB }\(extra)
+        output: { sample_rate: 8000, channels: 1, format: flac }
+        """
+    }
+
+    /// Runs the checker on `page` with probes; returns its JSON report.
+    static func check(_ page: String, probes: [(String, Double)]) throws -> (status: Int32, report: [String: Any], raw: String) {
+        let script = repositoryRoot + "/scripts/preview-check.py"
+        var arguments = [script, page]
+        for (id, t) in probes { arguments += ["--probe", "\(id)=\(t)"] }
+        let result = try run(try python(), arguments)
+        let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        return (result.status, report, "\(result)")
+    }
+
+    @Test("labels and rings follow the audio at known moments; a broken cue sheet shows its problem; no console errors")
+    func renderedBundle() throws {
+        guard which("chromium") != nil else {
+            Issue.record("chromium is not installed: run scripts/setup.sh (CI does)")
+            return
+        }
+        let folder = try TempFolder("preview-bundle")
+        try folder.write(Self.recipe(id: "calm-box", title: "Calm <Box>", category: "Breathe", pattern: "box"), to: "recipes/a.yml")
+        try folder.write(Self.recipe(id: "sigh-478", title: "4-7-8 & Rest", category: "Sleep", pattern: "4-7-8"), to: "recipes/b.yml")
+        try folder.write("", to: "assets/.keep")
+        let dist = folder.file("dist")
+        let first = try runRender([folder.file("recipes"), "-o", dist, "-q"], in: folder.path)
+        try #require(first.status == 0, "\(first)")
+        let page = dist + "/index.html"
+        try #require(FileManager.default.fileExists(atPath: page))
+
+        // moments chosen from the cue sheets: the middle of phase 5 of the box, a quarter into phase 1 of 4-7-8, the intro
+        let box = try readCueSheet(dist + "/calm-box.cues.json")
+        let sigh = try readCueSheet(dist + "/sigh-478.cues.json")
+        func time(_ sheet: CueSheet, phase i: Int, at fraction: Double) -> Double {
+            let p = sheet.phases[i]
+            return (Double(p.startFrame) + fraction * Double(p.endFrame - p.startFrame)) / Double(sheet.audio.sampleRate)
+        }
+        let probes = [("calm-box", time(box, phase: 5, at: 0.5)), ("sigh-478", time(sigh, phase: 1, at: 0.25)), ("calm-box", 2.0)]
+        let (status, report, raw) = try Self.check(page, probes: probes)
+        #expect(status == 0, "\(raw)")
+        #expect((report["errors"] as? [Any])?.isEmpty == true, "console errors: \(report["errors"] ?? "?")")
+        #expect((report["missing_files"] as? [Any])?.isEmpty == true, "missing: \(report["missing_files"] ?? "?")")
+        let seen = try #require(report["probes"] as? [[String: Any]])
+        try #require(seen.count == 3, "\(raw)")
+        #expect(seen[0]["label"] as? String == box.phases[5].label)
+        #expect(seen[0]["phase_kind"] as? String == box.phases[5].kind)
+        #expect(seen[0]["phase_index"] as? String == "5")
+        #expect(abs((Double(seen[0]["progress"] as? String ?? "") ?? -1) - 0.5) < 0.02)
+        #expect(seen[1]["label"] as? String == "Hold" && seen[1]["phase_kind"] as? String == "hold")
+        #expect(abs((Double(seen[1]["progress"] as? String ?? "") ?? -1) - 0.25) < 0.02)
+        #expect(seen[2]["section"] as? String == "intro" && seen[2]["phase_index"] as? String == "-1")
+        #expect(seen.allSatisfy { $0["cue_status"] as? String == "ok" })
+
+        // every file the page names exists, and the page lists both tracks under their categories
+        let html = try folder.read("dist/index.html")
+        for name in ["calm-box.flac", "calm-box.svg", "sigh-478.flac", "sigh-478.svg"] { #expect(html.contains("\"\(name)\"")) }
+        #expect(html.contains("Calm &lt;Box&gt;"))
+
+        // a cue sheet damaged on disk: the next (up-to-date) run rewrites the page, which shows the problem
+        try folder.write("{ \"format\": \"session-cues\", \"version\": 2 }", to: "dist/sigh-478.cues.json")
+        let second = try runRender([folder.file("recipes"), "-o", dist, "-q"], in: folder.path)
+        #expect(second.status == 0, "\(second)")
+        let (status2, report2, raw2) = try Self.check(page, probes: [("sigh-478", 10.0), ("calm-box", time(box, phase: 2, at: 0.5))])
+        #expect(status2 == 0, "\(raw2)")
+        #expect((report2["errors"] as? [Any])?.isEmpty == true, "console errors: \(report2["errors"] ?? "?")")
+        let after = try #require(report2["probes"] as? [[String: Any]])
+        try #require(after.count == 2, "\(raw2)")
+        #expect(after[0]["cue_status"] as? String == "error")
+        #expect((after[0]["cue_error"] as? String)?.contains("version 2") == true, "\(after[0])")
+        #expect(after[1]["cue_status"] as? String == "ok" && after[1]["label"] as? String == "Breathe Out")
+    }
+}

@@ -1,0 +1,239 @@
+import AudioCore
+import CadenceCues
+import Foundation
+import Render
+import Testing
+
+/// A small cue sheet built with CadenceCues' own model and encoder (no render needed).
+enum CueSheetFixture {
+    static func sheet() -> CueSheet {
+        let rate = 8000
+        let audio = CueSheet.Audio(
+            file: "fixture.wav", sampleRate: rate, channels: 1, frames: 48000,
+            sha256: String(repeating: "0123456789abcdef", count: 4), loudnessLUFS: -16.02, truePeakDBTP: -1.31)
+        let pattern = CueSheet.PatternInfo(
+            name: "Fixture", cycle: DecimalText("2"),
+            phases: [
+                CueSheet.PatternPhase(kind: "inhale", label: "Breathe In", length: DecimalText("1")),
+                CueSheet.PatternPhase(kind: "exhale", label: "Breathe Out", length: DecimalText("1")),
+            ])
+        let sections = [
+            CueSheet.Section(kind: "intro", startFrame: 0, endFrame: 8000, sampleRate: rate),
+            CueSheet.Section(kind: "practice", startFrame: 8000, endFrame: 40000, sampleRate: rate),
+            CueSheet.Section(kind: "outro", startFrame: 40000, endFrame: 48000, sampleRate: rate),
+        ]
+        let phases = (0..<4).map { index in
+            CueSheet.Phase(
+                index: index, cycle: index / 2, kind: index % 2 == 0 ? "inhale" : "exhale",
+                label: index % 2 == 0 ? "Breathe In" : "Breathe Out",
+                startFrame: Int64(8000 + index * 8000), endFrame: Int64(16000 + index * 8000), sampleRate: rate)
+        }
+        let cues = [
+            CueSheet.Cue(name: "start", phase: 0, frame: 8000, lengthFrames: 12000, sampleRate: rate),
+            CueSheet.Cue(name: "inhale", phase: 0, frame: 8000, lengthFrames: 8000, sampleRate: rate),
+            CueSheet.Cue(name: "end", phase: 3, frame: 40000, lengthFrames: 8000, sampleRate: rate),
+        ]
+        return CueSheet(
+            id: "fixture", title: "Fixture", category: nil, audio: audio, pattern: pattern,
+            sections: sections, phases: phases, cues: cues)
+    }
+
+    /// The fixture's JSON as a mutable object.
+    static func object() throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: Data(sheet().jsonText().utf8))
+        guard let object = json as? [String: Any] else { throw TestFailure("the fixture is not a JSON object") }
+        return object
+    }
+}
+
+/// One change that breaks a cue sheet.
+struct BrokenSheet: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// The JSON path the schema must report.
+    let path: String
+    let breakIt: @Sendable (inout [String: Any]) -> Void
+    var testDescription: String { name }
+}
+
+/// Sets `value` at a path of keys and array indices in a JSON object; nil removes the key.
+func setJSON(_ object: inout [String: Any], _ path: [Any], _ value: Any?) {
+    guard let head = path.first as? String else { return }
+    if path.count == 1 {
+        object[head] = value
+        return
+    }
+    if let index = path[1] as? Int, var array = object[head] as? [Any], var item = array[index] as? [String: Any] {
+        setJSON(&item, Array(path.dropFirst(2)), value)
+        array[index] = item
+        object[head] = array
+    } else if var child = object[head] as? [String: Any] {
+        setJSON(&child, Array(path.dropFirst()), value)
+        object[head] = child
+    }
+}
+
+@Suite(.enabled(if: Python.isAvailable, Python.missing))
+struct CueSheetSchemaTests {
+    /// Small, fast recipes (8000 Hz, seconds long) that cover the renderer's layouts.
+    static let recipes: [(name: String, yaml: String)] = [
+        (
+            "intro and outro, built-in pattern, synth bed, default cues",
+            """
+            id: intro-outro
+            title: Intro and Outro
+            category: Tests
+            pattern: box
+            duration: 40s
+            intro: 4s
+            outro: 4.5s
+            bed: { synth: pink-noise, gain: -20 dB, fade_in: 1s, fade_out: 1s }
+            output: { sample_rate: 8000, channels: 1, format: wav, bit_depth: 16 }
+            """
+        ),
+        (
+            "inline pattern, cycles, no bed, every cue form",
+            """
+            id: inline-cycles
+            cycles: 3
+            pattern:
+              name: Physiological Sigh
+              phases:
+                - inhale: 2s
+                - { kind: inhale, length: 1s, label: Top Up }
+                - exhale: 3.25s
+            outro: 2s
+            cues:
+              inhale: { tone: 528 Hz, length: 300ms, gain: -18 dB, envelope: soft, harmonics: [0.3] }
+              exhale: click
+              start: none
+              end: { file: cues/wood-block.wav, gain: -6 dB }
+            output: { sample_rate: 8000, channels: 2, format: flac, bit_depth: 24, loudness: off }
+            """
+        ),
+        (
+            "focus pattern, drone bed, end on a phase, no outro",
+            """
+            id: focus-blocks
+            title: Focus Blocks
+            duration: 0:40
+            end_on: phase
+            pattern:
+              name: Mini Pomodoro
+              phases:
+                - { kind: work, length: 15s, label: Work }
+                - { kind: short_break, length: 5s }
+            bed: { synth: drone 110 Hz, gain: -24 dB }
+            cues:
+              work: { file: cues/wood-block.wav, gain: -6 dB }
+              short_break: chime
+              end: chime
+            output: { sample_rate: 8000, channels: 1, format: wav, loudness: -18 LUFS, true_peak: -2 dBTP }
+            """
+        ),
+        (
+            "coherent breathing, brown noise, lossy output",
+            """
+            cycles: 2
+            pattern: coherent
+            intro: 1s
+            outro: 1s
+            bed: { synth: brown-noise, gain: -22 dB }
+            output: { sample_rate: 8000, channels: 2, format: ogg }
+            """
+        ),
+    ]
+
+    /// The recipes above are valid themselves, or their renders would prove nothing about the schema.
+    static let recipeBatch = Result { try BatchValidation(recipes.map { ($0.name, $0.yaml) }, suffix: ".yml", against: recipeSchema) }
+
+    @Test(arguments: recipes.map(\.name))
+    func renderedSheetsValidate(_ name: String) throws {
+        let yaml = try #require(Self.recipes.first { $0.name == name }).yaml
+        let recipes = try Self.recipeBatch.get()
+        let recipeLines = recipes.lines(name)
+        #expect(recipeLines == ["ok"], "the recipe is not valid: \(recipeLines)")
+
+        let folder = try TempFolder("cues")
+        let recipe = try folder.write(yaml, to: "recipe.yml")
+        let format = yaml.contains("format: flac") ? "flac" : yaml.contains("format: ogg") ? "ogg" : "wav"
+        let track = try TrackRenderer().render(
+            recipePath: recipe, outputPath: folder.file("track.\(format)"), assets: repositoryPath("assets"))
+        let sheet = try JSONDecoder().decode(CueSheet.self, from: Data(contentsOf: URL(fileURLWithPath: track.cueSheetPath)))
+        #expect(!sheet.phases.isEmpty)
+        #expect(sheet.audio.sampleRate == 8000)
+
+        let validation = try validate([track.cueSheetPath], against: cueSheetSchema)
+        #expect(validation.status == 0, "\(validation)")
+        #expect(validation.isValid(track.cueSheetPath), "\(validation)")
+    }
+
+    /// The fixture as written, and with keys a later version 1 might add (readers ignore them).
+    static func extended() throws -> String {
+        var object = try CueSheetFixture.object()
+        object["generator"] = "cadence 9"
+        setJSON(&object, ["audio", "codec"], "pcm")
+        setJSON(&object, ["phases", 0, "haptic"], "double")
+        setJSON(&object, ["cues", 1, "gain_db"], -18)
+        return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    static let broken: [BrokenSheet] = [
+        BrokenSheet(name: "missing frames", path: "$.audio") { setJSON(&$0, ["audio", "frames"], nil) },
+        BrokenSheet(name: "missing cues", path: "$") { setJSON(&$0, ["cues"], nil) },
+        BrokenSheet(name: "missing phase end_frame", path: "$.phases[2]") { setJSON(&$0, ["phases", 2, "end_frame"], nil) },
+        BrokenSheet(name: "version 2", path: "$.version") { setJSON(&$0, ["version"], 2) },
+        BrokenSheet(name: "another format", path: "$.format") { setJSON(&$0, ["format"], "session-cue") },
+        BrokenSheet(name: "sha256 not hex", path: "$.audio.sha256") { setJSON(&$0, ["audio", "sha256"], String(repeating: "xyz0", count: 16)) },
+        BrokenSheet(name: "sha256 too short", path: "$.audio.sha256") { setJSON(&$0, ["audio", "sha256"], "0123abcd") },
+        BrokenSheet(name: "frames not whole", path: "$.audio.frames") { setJSON(&$0, ["audio", "frames"], 48000.5) },
+        BrokenSheet(name: "frame as text", path: "$.cues[0].frame") { setJSON(&$0, ["cues", 0, "frame"], "8000") },
+        BrokenSheet(name: "negative start frame", path: "$.sections[0].start_frame") { setJSON(&$0, ["sections", 0, "start_frame"], -1) },
+        BrokenSheet(name: "unknown section kind", path: "$.sections[1].kind") { setJSON(&$0, ["sections", 1, "kind"], "warmup") },
+        BrokenSheet(name: "audio file with a folder", path: "$.audio.file") { setJSON(&$0, ["audio", "file"], "dist/fixture.wav") },
+        BrokenSheet(name: "seconds as text", path: "$.phases[0].start") { setJSON(&$0, ["phases", 0, "start"], "1.0") },
+    ]
+
+    /// Every sheet of this suite that needs no render, validated in one run of the script.
+    static let sheetBatch = Result {
+        var rows: [(name: String, text: String)] = [("plain", CueSheetFixture.sheet().jsonText()), ("extended", try extended())]
+        var bare = try CueSheetFixture.object()
+        for path: [Any] in [["category"], ["audio", "loudness_lufs"], ["audio", "true_peak_dbtp"]] { setJSON(&bare, path, nil) }
+        rows.append(("without optional metadata", String(decoding: try JSONSerialization.data(withJSONObject: bare), as: UTF8.self)))
+        for row in broken {
+            var object = try CueSheetFixture.object()
+            row.breakIt(&object)
+            rows.append((row.name, String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)))
+        }
+        let text = CueSheetFixture.sheet().jsonText()
+        rows.append(("NaN", text.replacingOccurrences(of: "-16.02", with: "NaN")))
+        rows.append(("truncated", String(text.dropLast(20))))
+        rows.append(("duplicate key", text.replacingOccurrences(of: #""version": 1,"#, with: #""version": 1, "version": 1,"#)))
+        return try BatchValidation(rows, suffix: ".cues.json", against: cueSheetSchema)
+    }
+
+    @Test func fixtureAndExtraKeysValidate() throws {
+        let sheets = try Self.sheetBatch.get()
+        let plain = sheets.lines("plain"), extended = sheets.lines("extended")
+        #expect(plain == ["ok"], "\(plain)")
+        // version 1 may gain keys: a reader ignores keys it does not know
+        #expect(extended == ["ok"], "\(extended)")
+        // category, loudness and true peak may be null or left out (CueSheetDecoding reads them as optional)
+        let bare = sheets.lines("without optional metadata")
+        #expect(bare == ["ok"], "\(bare)")
+    }
+
+    @Test(arguments: broken)
+    func brokenSheetsAreRejected(_ broken: BrokenSheet) throws {
+        let sheets = try Self.sheetBatch.get()
+        #expect(sheets.validation.status == 1, "\(sheets.validation)")
+        let lines = sheets.lines(broken.name)
+        #expect(lines.contains { $0.hasPrefix(broken.path + ": ") }, "schema said \(lines), expected a problem at \(broken.path)")
+    }
+
+    @Test(arguments: ["NaN", "truncated", "duplicate key"])
+    func sheetThatIsNotJSONIsRejected(_ name: String) throws {
+        let sheets = try Self.sheetBatch.get()
+        let lines = sheets.lines(name)
+        #expect(lines.count == 1 && lines[0].hasPrefix("$: JSON: "), "\(lines)")
+    }
+}
