@@ -51,7 +51,9 @@ public enum AudioDecoder {
         }
 
         while !ended {
-            let got = try raw.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try reader.read(into: p, frames: blockFrames) }
+            let got = try StageClock.shared.time(.decode) { () throws(AudioError) in
+                try raw.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try reader.read(into: p, frames: blockFrames) }
+            }
             ended = got < blockFrames
             map(raw, source: source, into: &mapped, work: work, frames: got)
             guard let converter else {
@@ -60,11 +62,13 @@ public enum AudioDecoder {
             }
             var offset = 0
             while true {
-                let (used, generated) = try mapped.withUnsafeBufferPointer { (input) throws(AudioError) in
-                    try converted.withUnsafeMutableBufferPointer { (output) throws(AudioError) in
-                        try converter.process(
-                            input: input.baseAddress! + offset * work, inputFrames: got - offset,
-                            output: output.baseAddress!, outputCapacity: outCapacity, endOfInput: ended)
+                let (used, generated) = try StageClock.shared.time(.resample) { () throws(AudioError) in
+                    try mapped.withUnsafeBufferPointer { (input) throws(AudioError) in
+                        try converted.withUnsafeMutableBufferPointer { (output) throws(AudioError) in
+                            try converter.process(
+                                input: input.baseAddress! + offset * work, inputFrames: got - offset,
+                                output: output.baseAddress!, outputCapacity: outCapacity, endOfInput: ended)
+                        }
                     }
                 }
                 offset += used

@@ -41,6 +41,15 @@ public final class LoudnessMeter {
     }
 
     /// The highest true peak over all channels, in dBTP (`ebur128_true_peak`); sample peak without true-peak mode.
+    /// The integrated loudness of several meters' blocks together (`ebur128_loudness_global_multiple`):
+    /// the halves of a stream measured on two threads give the loudness of the whole.
+    public static func integratedLoudness(of meters: [LoudnessMeter]) -> Double {
+        var states = meters.map { $0.state }
+        var value = -Double.infinity
+        states.withUnsafeMutableBufferPointer { ebur128_loudness_global_multiple($0.baseAddress, $0.count, &value) }
+        return value
+    }
+
     public func truePeakDB() -> Double {
         var peak = 0.0
         for c in 0..<channels {

@@ -26,8 +26,7 @@ public struct PeakColumns: Sendable {
                 columnEnd = (Int64(column) + 1) * totalFrames / Int64(count)
             }
             let span = column == count - 1 ? frames - i : min(frames - i, Int(columnEnd - frame))
-            var peak = peaks[column]
-            for k in (i * channels)..<((i + span) * channels) { peak = max(peak, abs(samples[k])) }
+            let peak = max(peaks[column], PeakScan.peak(samples.baseAddress! + i * channels, count: span * channels))
             peaks[column] = min(peak, 1)
             i += span
             frame += Int64(span)

@@ -28,10 +28,22 @@ public struct Quantizer: Sendable {
 
     /// 24-bit: rounded samples, left-justified in 32-bit ints (libsndfile's `sf_writef_int` convention).
     public func quantize24(_ input: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Int32>, count: Int) {
-        for i in 0..<count {
-            var v = (input[i] * 8_388_607).rounded()
-            v = min(8_388_607, max(-8_388_608, v))
-            out[i] = Int32(v) << 8
-        }
+        for i in 0..<count { out[i] = Self.round24(input[i]) << 8 }
+    }
+
+    /// 24-bit: rounded samples, right-justified (libFLAC's convention).
+    public func quantize24Right(_ input: UnsafeBufferPointer<Float>, into out: UnsafeMutableBufferPointer<Int32>, count: Int) {
+        for i in 0..<count { out[i] = Self.round24(input[i]) }
+    }
+
+    /// `(x · 8388607).rounded()` clamped to 24 bits, without a call into libm per sample:
+    /// truncate, then step away from zero when the (exact) remainder is at least ½ —
+    /// `roundf`'s result, bit for bit, in instructions the compiler can vectorize.
+    @inline(__always)
+    static func round24(_ x: Float) -> Int32 {
+        let v = min(8_388_607, max(-8_388_608, x * 8_388_607))
+        let t = Int32(v)
+        let f = v - Float(t)
+        return t &+ (f >= 0.5 ? 1 : 0) &- (f <= -0.5 ? 1 : 0)
     }
 }

@@ -27,13 +27,24 @@ public final class TruePeakMeter {
         while done < frames {
             let n = min(TruePeakInterpolator.chunkFrames, frames - done)
             let chunk = base + done * channels
-            var bound = interpolator.historyPeak
-            for i in 0..<(n * channels) { bound = max(bound, abs(chunk[i])) }
+            let bound = max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels))
             if bound * TruePeakInterpolator.worstCaseOvershoot <= peak {
                 interpolator.skip(chunk, frames: n)
             } else {
                 peak = max(peak, interpolator.detect(chunk, frames: n))
             }
+            done += n
+        }
+    }
+
+    /// Takes `frames` frames into the interpolator's history without measuring them: the
+    /// lead-in of a meter that starts part-way through a stream.
+    public func prime(_ samples: UnsafeBufferPointer<Float>, frames: Int) {
+        guard let base = samples.baseAddress else { return }
+        var done = 0
+        while done < frames {
+            let n = min(TruePeakInterpolator.chunkFrames, frames - done)
+            interpolator.skip(base + done * channels, frames: n)
             done += n
         }
     }

@@ -24,6 +24,13 @@ struct CueTrack {
         self.active.reserveCapacity(64)
     }
 
+    /// Starts the track at `start` instead of frame 0: the cues begun before it and still
+    /// sounding are picked up part-way.
+    mutating func seek(to start: Int64) {
+        next = events.partitioningIndex { $0.frame >= start }
+        active = (0..<next).filter { events[$0].frame + length(ofSound: events[$0].sound) > start }
+    }
+
     /// Frames of a sound.
     func length(ofSound index: Int) -> Int64 { Int64(sounds[index].count / channels) }
 
@@ -56,5 +63,17 @@ struct CueTrack {
                 i += 1
             }
         }
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `belongs` (which must be false, then true, along the array).
+    func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if belongs(self[mid]) { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 }

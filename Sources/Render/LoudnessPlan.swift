@@ -14,8 +14,10 @@ struct LoudnessMeasurement {
     }
 
     func add(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
-        try loudnessMeter.add(samples, frames: frames)
-        peakMeter.add(samples, frames: frames)
+        try StageClock.shared.time(.analysis) { () throws(AudioError) in
+            try loudnessMeter.add(samples, frames: frames)
+            peakMeter.add(samples, frames: frames)
+        }
     }
 
     /// (LUFS, dBTP); -inf for silence.
@@ -40,6 +42,11 @@ struct LoudnessPlan {
     var limiterCeiling: Double
     /// Analysis passes run (for the report).
     var passes: Int
+    /// Integrated loudness (LUFS) and true peak (dBTP) of the mix with this gain (and
+    /// limiter): measured, or for a plain gain exactly the measurement shifted by it,
+    /// so the encode pass needs no meters of its own.
+    var loudness: Double
+    var truePeak: Double
 
     /// Headroom kept under the ceiling: true-peak meters differ by a few tenths of a dB
     /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
@@ -49,48 +56,44 @@ struct LoudnessPlan {
     static let maximumLimitedPasses = 6
 
     /// Loudness and true peak of the unprocessed mix (pass 1).
-    static func measure(sampleRate: Int, channels: Int, makeMix: () throws(AudioError) -> MixSource) throws(AudioError) -> (
-        loudness: Double, truePeak: Double
-    ) {
-        var mix = try makeMix()
-        let meter = try LoudnessMeasurement(channels: channels, sampleRate: sampleRate)
-        var block = [Float](repeating: 0, count: Block.frames * channels)
-        while true {
-            let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try mix.render(into: p) }
-            if n == 0 { break }
-            try block.withUnsafeBufferPointer { (p) throws(AudioError) in try meter.add(p, frames: n) }
-        }
-        return meter.finish()
+    static func measure(pass: AnalysisPass) throws(AudioError) -> (loudness: Double, truePeak: Double) {
+        try pass.run()
     }
 
     /// The gain (and limiter) for `target` under `ceiling`, given pass 1's measurement.
     static func plan(
-        measured: (loudness: Double, truePeak: Double), target: Double, ceiling: Double, sampleRate: Int, channels: Int,
-        makeMix: () throws(AudioError) -> MixSource
+        measured: (loudness: Double, truePeak: Double), target: Double, ceiling: Double, pass: AnalysisPass
     ) throws(AudioError) -> LoudnessPlan {
         guard measured.loudness.isFinite else {
             // silence (or below the gate): nothing to normalize
-            return LoudnessPlan(gain: 1, limit: false, limiterCeiling: ceiling - margin, passes: 1)
+            return LoudnessPlan(
+                gain: 1, limit: false, limiterCeiling: ceiling - margin, passes: 1, loudness: measured.loudness,
+                truePeak: measured.truePeak)
         }
         var gainDB = target - measured.loudness
         guard measured.truePeak + gainDB > ceiling - margin else {
-            return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: false, limiterCeiling: ceiling - margin, passes: 1)
+            // BS.1770 loudness and true peak scale exactly with a constant gain (the gates are relative)
+            let gain = Float(Gain.linear(dB: gainDB))
+            let applied = Gain.decibels(linear: Double(gain))
+            return LoudnessPlan(
+                gain: gain, limit: false, limiterCeiling: ceiling - margin, passes: 1,
+                loudness: measured.loudness + applied, truePeak: measured.truePeak + applied)
         }
         // The limited loudness grows more slowly than the gain (the limiter takes
         // back part of it), so the gain is corrected by the secant through the
         // last two tries rather than by the plain error.
         var passes = 1
-        var block = [Float](repeating: 0, count: Block.frames * channels)
         var previous: (gain: Double, loudness: Double)?
+        var best: LoudnessPlan?
         for _ in 0..<maximumLimitedPasses {
-            var mix = try makeMix()
-            let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
-            let stage = LimiterStage(channels: channels, sampleRate: sampleRate, ceiling: ceiling - margin)
-            try stage.run(mix: &mix, gain: Float(Gain.linear(dB: gainDB)), block: &block) { (p, n) throws(AudioError) in
-                try meter.add(p, frames: n)
-            }
+            let gain = Float(Gain.linear(dB: gainDB))
+            let (limited, peak) = try pass.run(gain: gain, limiterCeiling: ceiling - margin)
             passes += 1
-            let limited = meter.integratedLoudness()
+            // the plan keeps a gain that was measured: the encode pass renders exactly this signal
+            let tried = LoudnessPlan(
+                gain: gain, limit: true, limiterCeiling: ceiling - margin, passes: passes, loudness: limited, truePeak: peak)
+            if best == nil || abs(target - limited) < abs(target - best!.loudness) { best = tried }
+            best!.passes = passes
             let error = target - limited
             if abs(error) < 0.05 || !limited.isFinite { break }
             var slope = 1.0
@@ -100,7 +103,7 @@ struct LoudnessPlan {
             previous = (gainDB, limited)
             gainDB += min(24, error / slope)
         }
-        return LoudnessPlan(gain: Float(Gain.linear(dB: gainDB)), limit: true, limiterCeiling: ceiling - margin, passes: passes)
+        return best!
     }
 }
 
@@ -123,7 +126,7 @@ struct LimiterStage {
             let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try mix.render(into: p) }
             if n == 0 { break }
             try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in
-                let ready = limiter.process(p, frames: n, preGain: gain)
+                let ready = StageClock.shared.time(.limiter) { limiter.process(p, frames: n, preGain: gain) }
                 if ready > 0 { try sink(UnsafeBufferPointer(rebasing: p[0..<(ready * channels)]), ready) }
             }
         }

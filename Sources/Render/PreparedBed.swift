@@ -22,6 +22,7 @@ public final class PreparedBed: @unchecked Sendable {
         }
         self.store = store
         self.channels = channels
+        StageClock.shared.countBed()
     }
 
     /// Reads `count` frames from bed position `frame`.

@@ -85,12 +85,26 @@ final class TrackEncoder {
                     quality: 0.5, serial: serial, comments: metadata.tags + metadata.chapterComments))
         }
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
-        shorts = sample == .int16 ? [Int16](repeating: 0, count: Block.frames * channels) : []
-        ints = sample != .float ? [Int32](repeating: 0, count: Block.frames * channels) : []
+        shorts = sample == .int16 ? [Int16](repeating: 0, count: Self.maximumFrames * channels) : []
+        ints = sample != .float ? [Int32](repeating: 0, count: Self.maximumFrames * channels) : []
     }
+
+    /// Frames converted at once (the encoder pipeline's chunk).
+    static let maximumFrames = 8 * Block.frames
 
     /// Encodes `frames` frames of interleaved floats.
     func write(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) throws(AudioError) {
+        try StageClock.shared.time(.encode) { () throws(AudioError) in
+            var done = 0
+            while done < frames {
+                let n = min(frames - done, Self.maximumFrames)
+                try encode(UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + n) * channels)]), frames: n, channels: channels)
+                done += n
+            }
+        }
+    }
+
+    private func encode(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) throws(AudioError) {
         let count = frames * channels
         switch backend {
         case .vorbis(let writer):
@@ -118,8 +132,7 @@ final class TrackEncoder {
             }
         case .flac(let writer, _):
             try ints.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
-                quantizer.quantize24(samples, into: out, count: count)
-                for i in 0..<count { out[i] >>= 8 }
+                quantizer.quantize24Right(samples, into: out, count: count)
                 try writer.write(UnsafeBufferPointer(out), frames: frames)
             }
         }
@@ -127,6 +140,10 @@ final class TrackEncoder {
 
     /// Completes the file; its failure is the render's failure.
     func finish() throws(AudioError) {
+        try StageClock.shared.time(.encode) { () throws(AudioError) in try complete() }
+    }
+
+    private func complete() throws(AudioError) {
         switch backend {
         case .vorbis(let writer): try writer.finish()
         case .flac(let writer, _): try writer.finish()

@@ -114,10 +114,8 @@ public final class TrackRenderer: @unchecked Sendable {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
         try Self.checkFolder(for: output.audioPath)
-        let measured =
-            recipe.output.loudness == nil
-            ? nil
-            : try LoudnessPlan.measure(sampleRate: rate, channels: channels, makeMix: sources.makeMix)
+        let analysis = AnalysisPass(sources: sources, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames)
+        let measured = recipe.output.loudness == nil ? nil : try LoudnessPlan.measure(pass: analysis)
         let audioFile = (output.audioPath as NSString).lastPathComponent
         // what goes inside the file (chapters, markers) depends on frames only, not on the bytes
         let draft = CueSheetBuilder.build(
@@ -135,9 +133,7 @@ public final class TrackRenderer: @unchecked Sendable {
         for attempt in 1...Self.lossyAttempts {
             var plan: LoudnessPlan?
             if let target = recipe.output.loudness, let measured {
-                plan = try LoudnessPlan.plan(
-                    measured: measured, target: target + targetOffset, ceiling: ceiling, sampleRate: rate,
-                    channels: channels, makeMix: sources.makeMix)
+                plan = try LoudnessPlan.plan(measured: measured, target: target + targetOffset, ceiling: ceiling, pass: analysis)
             }
             let file = try AtomicOutputFile(path: output.audioPath)
             var (loudness, peak, peaks) = try encodePass(
@@ -202,7 +198,7 @@ public final class TrackRenderer: @unchecked Sendable {
         }
     }
 
-    /// The final pass: mix → gain → limiter → meter → encoder, into `file`. Returns the written
+    /// The final pass: mix → gain → limiter → encoder, into `file`. Returns the written
     /// audio's loudness and true peak, and its waveform columns.
     private func encodePass(
         recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, plan: LoudnessPlan?,
@@ -214,8 +210,10 @@ public final class TrackRenderer: @unchecked Sendable {
             format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames,
             seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), metadata: metadata)
+        let pipeline = EncoderPipeline(encoder: encoder, channels: channels)
         var columns = PeakColumns(count: Self.pictureColumns, totalFrames: timeline.totalFrames)
-        let meter = try LoudnessMeasurement(channels: channels, sampleRate: rate)
+        // a plan knows its signal's loudness and peak: only `loudness: off` measures while encoding
+        let meter = plan == nil ? try LoudnessMeasurement(channels: channels, sampleRate: rate) : nil
         var mix = try sources.makeMix()
         var block = [Float](repeating: 0, count: Block.frames * channels)
         var written: Int64 = 0
@@ -227,9 +225,9 @@ public final class TrackRenderer: @unchecked Sendable {
                     break
                 }
             }
-            try meter.add(p, frames: n)
+            try meter?.add(p, frames: n)
             columns.add(p, frames: n, channels: channels)
-            try encoder.write(p, frames: n, channels: channels)
+            try pipeline.write(p, frames: n)
             written += Int64(n)
         }
         if let plan, plan.limit {
@@ -259,8 +257,9 @@ public final class TrackRenderer: @unchecked Sendable {
             throw AudioError(
                 file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(timeline.totalFrames)", kind: .software)
         }
+        try pipeline.drain()
         try encoder.finish()
-        let (loudness, peak) = meter.finish()
+        let (loudness, peak) = meter?.finish() ?? (plan!.loudness, plan!.truePeak)
         return (loudness, peak, columns.peaks)
     }
 

@@ -89,8 +89,21 @@ struct TrackSources {
 
     /// A fresh mix from frame 0; every call renders the same samples.
     func makeMix() throws(AudioError) -> MixSource {
+        StageClock.shared.countPass()
+        return try makeMix(from: 0, to: totalFrames)
+    }
+
+    /// Whether a mix can start part-way (a file bed or none: synth noise runs from frame 0).
+    var canStartAnywhere: Bool {
+        if case .synth = bedKind() { return false }
+        return true
+    }
+
+    /// A mix of frames [start, end) only: one thread's share of an analysis pass.
+    func makeMix(from start: Int64, to end: Int64) throws(AudioError) -> MixSource {
+        precondition(start == 0 || canStartAnywhere, "a synth bed cannot start part-way")
         let bed = BedSource(kind: bedKind(), gain: bedGain, envelope: envelope, channels: channels, totalFrames: totalFrames)
         let cues = CueTrack(sounds: sounds, events: events, channels: channels)
-        return MixSource(bed: bed, cues: cues, channels: channels, totalFrames: totalFrames)
+        return MixSource(bed: bed, cues: cues, channels: channels, totalFrames: totalFrames, start: start, end: end)
     }
 }

@@ -63,6 +63,14 @@ public enum RenderCommand {
             FileHandle.standardError.write(Data("render: \(error.message)\n\(usage)\n".utf8))
             return FailureKind.usage.rawValue
         }
+        let status = run(options)
+        if ProcessInfo.processInfo.environment["CADENCE_STAGES"] == "1" {
+            FileHandle.standardError.write(Data("cadence-stages: \(StageClock.shared.jsonText())\n".utf8))
+        }
+        return status
+    }
+
+    private static func run(_ options: Options) -> Int32 {
         switch options.action {
         case .help:
             print(help)
