@@ -85,7 +85,8 @@ public final class CatalogRenderer: @unchecked Sendable {
         try writeManifest()
         progress.start(total: todo.count, audioSeconds: todo.reduce(0) { $0 + Double($1.frames) / Double($1.recipe.output.sampleRate) })
 
-        let renderer = TrackRenderer(beds: BedCache())
+        // -j N keeps N cores busy: each track renders on its one worker thread
+        let renderer = TrackRenderer(beds: BedCache(), threads: 1)
         next = 0
         results = Summary()
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { [self] _ in

@@ -19,6 +19,9 @@ struct AnalysisPass {
     let sampleRate: Int
     let channels: Int
     let totalFrames: Int64
+    /// More than 1: the spans run on two threads; 1: one after the other. The spans
+    /// themselves never depend on it, so neither does the result (nor the bytes).
+    var threads = 2
 
     /// Lead-in before (and run-on after) the cut: covers the limiter's look-ahead and release.
     var lead: Int64 { Int64(sampleRate) / 2 }
@@ -63,8 +66,8 @@ struct AnalysisPass {
                     try measure(spans[k], meter: meters[k], peakMeter: peaks[k], gain: gain, limiterCeiling: limiterCeiling)
                 }
             }
-            if spans.count == 1 {
-                work(0)
+            if spans.count == 1 || threads == 1 {
+                for k in spans.indices { work(k) }
             } else {
                 // each iteration owns its span's meters and result slot
                 nonisolated(unsafe) let work = work

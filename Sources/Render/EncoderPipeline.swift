@@ -25,16 +25,23 @@ final class EncoderPipeline: @unchecked Sendable {
     private var finished = false
     private let condition = NSCondition()
     private var thread: Thread?
+    private let threaded: Bool
 
-    init(encoder: TrackEncoder, channels: Int) {
+    /// `threaded: false` encodes each chunk on the caller's thread when it is full.
+    init(encoder: TrackEncoder, channels: Int, threaded: Bool = true) {
         self.encoder = encoder
         self.channels = channels
+        self.threaded = threaded
         pool = (0..<Self.depth).map { _ in
             let chunk = UnsafeMutablePointer<Float>.allocate(capacity: Self.chunkFrames * channels)
             chunk.initialize(repeating: 0, count: Self.chunkFrames * channels)
             return chunk
         }
         free = Array(0..<Self.depth)
+        guard threaded else {
+            finished = true
+            return
+        }
         let thread = Thread { [unowned self] in self.consume() }
         thread.name = "cadence-encoder"
         thread.stackSize = 1 << 20
@@ -67,6 +74,10 @@ final class EncoderPipeline: @unchecked Sendable {
     /// Encodes what is queued and waits for it; then the encoder can be finished.
     func drain() throws(AudioError) {
         if current != nil && currentFrames > 0 { submit() }
+        guard threaded else {
+            if let failure { throw failure }
+            return
+        }
         condition.lock()
         closed = true
         condition.broadcast()
@@ -78,7 +89,10 @@ final class EncoderPipeline: @unchecked Sendable {
 
     /// The chunk being filled, waiting for a free one when all are queued.
     private func chunk() throws(AudioError) -> Int {
-        if let current { return current }
+        if let current {
+            if !threaded, let failure { throw failure }
+            return current
+        }
         condition.lock()
         while free.isEmpty && failure == nil { condition.wait() }
         if let failure {
@@ -94,6 +108,16 @@ final class EncoderPipeline: @unchecked Sendable {
 
     private func submit() {
         guard let index = current else { return }
+        guard threaded else {
+            // one thread: encode in place, the chunk is free again at once
+            do {
+                try encoder.write(UnsafeBufferPointer(start: pool[index], count: currentFrames * channels), frames: currentFrames, channels: channels)
+            } catch {
+                failure = error
+            }
+            currentFrames = 0
+            return
+        }
         condition.lock()
         filled.append((index, currentFrames))
         condition.broadcast()

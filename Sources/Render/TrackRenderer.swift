@@ -36,7 +36,15 @@ public struct RenderedTrack: Sendable {
 public final class TrackRenderer: @unchecked Sendable {
     private let beds: BedCache
 
-    public init(beds: BedCache = BedCache()) { self.beds = beds }
+    /// Threads one render may keep busy: analysis halves, and the encoder beside the mixer.
+    private let threads: Int
+
+    /// `threads`: 1 renders on the calling thread only (a catalog's `-j N` runs N such
+    /// renders, so `-j 1` uses one core); the default uses every core.
+    public init(beds: BedCache = BedCache(), threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.beds = beds
+        self.threads = max(1, threads)
+    }
 
     /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder).
     public func render(
@@ -114,7 +122,8 @@ public final class TrackRenderer: @unchecked Sendable {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
         try Self.checkFolder(for: output.audioPath)
-        let analysis = AnalysisPass(sources: sources, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames)
+        let analysis = AnalysisPass(
+            sources: sources, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames, threads: threads)
         let measured = recipe.output.loudness == nil ? nil : try LoudnessPlan.measure(pass: analysis)
         let audioFile = (output.audioPath as NSString).lastPathComponent
         // what goes inside the file (chapters, markers) depends on frames only, not on the bytes
@@ -210,7 +219,7 @@ public final class TrackRenderer: @unchecked Sendable {
             format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames,
             seed: Self.word(seed, 1), serial: Int32(truncatingIfNeeded: Self.word(seed, 2)), metadata: metadata)
-        let pipeline = EncoderPipeline(encoder: encoder, channels: channels)
+        let pipeline = EncoderPipeline(encoder: encoder, channels: channels, threaded: threads > 1)
         var columns = PeakColumns(count: Self.pictureColumns, totalFrames: timeline.totalFrames)
         // a plan knows its signal's loudness and peak: only `loudness: off` measures while encoding
         let meter = plan == nil ? try LoudnessMeasurement(channels: channels, sampleRate: rate) : nil
