@@ -9,13 +9,18 @@ import AudioCore
 public enum AudioDecoder {
     /// Decodes `path`, handing converted blocks to `sink`; returns the frames produced.
     /// Throws when the result would exceed `maximumFrames`.
+    ///
+    /// `input` limits the source frames converted (decoded from the start, the frames
+    /// before the range are read and dropped): the conversion then starts and ends there,
+    /// as if the file held only that range. Used to convert a long bed in parallel pieces.
     @discardableResult
     public static func decode(
         path: String, sampleRate: Int, channels: Int, maximumFrames: Int64,
-        quality: SampleRateConverter.Quality = .medium,
+        quality: SampleRateConverter.Quality = .medium, input: Range<Int64>? = nil,
         sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
     ) throws(AudioError) -> Int64 {
         let reader = try SoundFileReader(path: path)
+        var sourcePosition: Int64 = 0
         let source = reader.channels
         let work = source == 1 ? 1 : channels
         let converter =
@@ -51,10 +56,26 @@ public enum AudioDecoder {
         }
 
         while !ended {
-            let got = try StageClock.shared.time(.decode) { () throws(AudioError) in
+            var got = try StageClock.shared.time(.decode) { () throws(AudioError) in
                 try raw.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try reader.read(into: p, frames: blockFrames) }
             }
             ended = got < blockFrames
+            var first = 0
+            if let input {
+                // keep only the source frames inside the range
+                let blockStart = sourcePosition
+                sourcePosition += Int64(got)
+                first = Int(max(0, min(Int64(got), input.lowerBound - blockStart)))
+                let last = Int(max(0, min(Int64(got), input.upperBound - blockStart)))
+                if sourcePosition >= input.upperBound { ended = true }
+                if first > 0 || last < got {
+                    raw.withUnsafeMutableBufferPointer { p in
+                        p.baseAddress!.update(from: p.baseAddress! + first * source, count: max(0, last - first) * source)
+                    }
+                }
+                got = max(0, last - first)
+                if got == 0 && !ended { continue }
+            }
             map(raw, source: source, into: &mapped, work: work, frames: got)
             guard let converter else {
                 try mapped.withUnsafeBufferPointer { (p) throws(AudioError) in try emit(p, got) }

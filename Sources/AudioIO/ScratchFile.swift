@@ -49,6 +49,25 @@ public final class ScratchFile {
     }
 
     /// Reads `count` frames starting at `frame` into `out`.
+    /// Writes frames at `frame`, leaving `frames` as it is: for several threads filling
+    /// disjoint ranges at once; `finish(frames:)` then sets the length.
+    public func write(_ samples: UnsafeBufferPointer<Float>, frames count: Int, at frame: Int64) throws(AudioError) {
+        let bytes = count * channels * MemoryLayout<Float>.size
+        let offset = off_t(frame) * off_t(channels * MemoryLayout<Float>.size)
+        var done = 0
+        while done < bytes {
+            let n = pwrite(fd, UnsafeRawPointer(samples.baseAddress!) + done, bytes - done, offset + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw AudioError(file: name, operation: "pwrite (scratch file)", reason: String(cString: strerror(errno)), kind: .ioError)
+            }
+            done += n
+        }
+    }
+
+    /// The length once `write(_:frames:at:)` has filled [0, frames).
+    public func finish(frames: Int64) { self.frames = frames }
+
     public func read(frame: Int64, count: Int, into out: UnsafeMutablePointer<Float>) throws(AudioError) {
         precondition(frame >= 0 && frame + Int64(count) <= frames)
         let bytes = count * channels * MemoryLayout<Float>.size

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import Dispatch
 import Foundation
 
 /// A bed file decoded and resampled once, kept in a scratch file, read at any frame.
@@ -14,15 +15,83 @@ public final class PreparedBed: @unchecked Sendable {
 
     init(path: String, sampleRate: Int, channels: Int) throws(AudioError) {
         let store = try ScratchFile(channels: channels, name: path)
-        self.frames = try AudioDecoder.decode(
-            path: path, sampleRate: sampleRate, channels: channels,
-            maximumFrames: Int64(sampleRate) * 24 * 3600
-        ) { (p, n) throws(AudioError) in
-            try store.append(p, frames: n)
+        let maximum = Int64(sampleRate) * 24 * 3600
+        let source = try SoundFileReader(path: path)
+        if let (cut, lead) = Self.cut(frames: source.frames, from: source.sampleRate, to: sampleRate) {
+            self.frames = try Self.convertInTwo(
+                path: path, sampleRate: sampleRate, channels: channels, sourceRate: source.sampleRate,
+                sourceFrames: source.frames, cut: cut, lead: lead, maximum: maximum, into: store)
+        } else {
+            self.frames = try AudioDecoder.decode(path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum) {
+                (p, n) throws(AudioError) in try store.append(p, frames: n)
+            }
         }
+        source.close()
         self.store = store
         self.channels = channels
         StageClock.shared.countBed()
+    }
+
+    /// Where a bed that needs resampling is cut in two, on a source frame whose output
+    /// time is a whole frame, with a lead of about half a second (for the sinc filter to
+    /// fill with real samples); nil for beds too short to be worth it or at the output rate.
+    static func cut(frames: Int64, from rate: Int, to output: Int) -> (cut: Int64, lead: Int64)? {
+        guard rate != output, frames >= 20 * Int64(rate) else { return nil }
+        var a = rate, b = output
+        while b != 0 { (a, b) = (b, a % b) }
+        let step = Int64(rate / a)  // source frames between instants that fall on output frames
+        let lead = (Int64(rate) / 2 / step + 1) * step
+        let cut = frames / 2 / step * step
+        guard cut > lead, cut + lead < frames else { return nil }
+        return (cut, lead)
+    }
+
+    /// Resamples [0, cut) and [cut, end) on two threads into their places in `store`.
+    ///
+    /// Each piece is converted with real samples on both sides of the cut (the first runs
+    /// on `lead` frames past it, the second starts `lead` frames before it) and keeps
+    /// only its own output frames, so the seam is as clean as one continuous conversion
+    /// (the tests compare them). Preparing a bed is the part of a render that nothing
+    /// else can overlap; this halves it on two cores.
+    private static func convertInTwo(
+        path: String, sampleRate: Int, channels: Int, sourceRate: Int, sourceFrames: Int64, cut: Int64, lead: Int64,
+        maximum: Int64, into store: ScratchFile
+    ) throws(AudioError) -> Int64 {
+        let outputCut = cut * Int64(sampleRate) / Int64(sourceRate)
+        let outputLead = lead * Int64(sampleRate) / Int64(sourceRate)
+        var results = [Result<Int64, AudioError>](repeating: .success(0), count: 2)
+        results.withUnsafeMutableBufferPointer { slots in
+            // the pieces write disjoint frame ranges of the store (pwrite) and their own slot
+            nonisolated(unsafe) let (slots, store) = (slots, store)
+            DispatchQueue.concurrentPerform(iterations: 2) { piece in
+                slots[piece] = Result { () throws(AudioError) in
+                    // piece 0: source [0, cut + lead) → output [0, outputCut); piece 1: [cut − lead, end) → [outputCut, …)
+                    let input = piece == 0 ? 0..<(cut + lead) : (cut - lead)..<sourceFrames
+                    let first = piece == 0 ? Int64(0) : outputCut - outputLead
+                    let keep = piece == 0 ? 0..<outputCut : outputCut..<Int64.max
+                    var position = first
+                    var kept: Int64 = 0
+                    try AudioDecoder.decode(
+                        path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum, input: input
+                    ) { (p, n) throws(AudioError) in
+                        let range = position..<(position + Int64(n))
+                        let mine = range.clamped(to: keep)
+                        if !mine.isEmpty {
+                            let from = Int(mine.lowerBound - position) * channels
+                            try store.write(
+                                UnsafeBufferPointer(rebasing: p[from..<(from + mine.count * channels)]), frames: mine.count,
+                                at: mine.lowerBound)
+                            kept += Int64(mine.count)
+                        }
+                        position += Int64(n)
+                    }
+                    return kept
+                }
+            }
+        }
+        let total = try results[0].get() + results[1].get()
+        store.finish(frames: total)
+        return total
     }
 
     /// Reads `count` frames from bed position `frame`.
