@@ -13,7 +13,9 @@ public final class LoudnessMeter {
         self.channels = channels
         self.measuresTruePeak = truePeak
         // histogram mode: constant memory however long the track
-        var mode = Int32(EBUR128_MODE_I.rawValue) | Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue) | Int32(EBUR128_MODE_HISTOGRAM.rawValue)
+        // (no sample-peak mode unless true peak is asked for: tracking it costs time on every
+        // sample, and the renderer measures peaks with its own skipping true-peak meter)
+        var mode = Int32(EBUR128_MODE_I.rawValue) | Int32(EBUR128_MODE_HISTOGRAM.rawValue)
         if truePeak { mode |= Int32(EBUR128_MODE_TRUE_PEAK.rawValue) }
         guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else {
             throw AudioError(
@@ -40,7 +42,6 @@ public final class LoudnessMeter {
         return value
     }
 
-    /// The highest true peak over all channels, in dBTP (`ebur128_true_peak`); sample peak without true-peak mode.
     /// The integrated loudness of several meters' blocks together (`ebur128_loudness_global_multiple`):
     /// the halves of a stream measured on two threads give the loudness of the whole.
     public static func integratedLoudness(of meters: [LoudnessMeter]) -> Double {
@@ -50,24 +51,15 @@ public final class LoudnessMeter {
         return value
     }
 
+    /// The highest true peak over all channels, in dBTP (`ebur128_true_peak`); needs `truePeak: true`.
     public func truePeakDB() -> Double {
+        precondition(measuresTruePeak, "truePeakDB needs a meter made with truePeak: true")
         var peak = 0.0
         for c in 0..<channels {
             var value = 0.0
-            if measuresTruePeak { ebur128_true_peak(state, UInt32(c), &value) } else { ebur128_sample_peak(state, UInt32(c), &value) }
+            ebur128_true_peak(state, UInt32(c), &value)
             peak = max(peak, value)
         }
         return peak > 0 ? 20 * log10(peak) : -.infinity
-    }
-
-    /// The highest sample peak over all channels, linear.
-    public func samplePeak() -> Double {
-        var peak = 0.0
-        for c in 0..<channels {
-            var value = 0.0
-            ebur128_sample_peak(state, UInt32(c), &value)
-            peak = max(peak, value)
-        }
-        return peak
     }
 }
