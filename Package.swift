@@ -68,6 +68,11 @@ let package = Package(
         /// The `render` executable: a few lines calling RenderCommand.
         .executableTarget(name: "render", dependencies: ["RenderCommand"]),
 
+        // MARK: - Benchmark
+
+        /// `cadence-bench`: times the release `render` (reference hour, catalog, --check) against flac, ffmpeg and sox.
+        .executableTarget(name: "cadence-bench", dependencies: ["AudioIO", "AudioCore", "DSP"]),
+
         // MARK: - Tests
 
         .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore"]),

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The command line of `cadence-bench`, parsed.
+struct BenchOptions {
+    /// The parts of a run; with none named on the command line, all of them.
+    enum Section: String, CaseIterable {
+        case reference, compare, catalog, check
+    }
+
+    var sections: Set<Section> = []
+    /// Length of the reference job, minutes.
+    var minutes = 60.0
+    var catalogTracks = 20
+    var catalogMinutes = 10.0
+    var checkRecipes = 500
+    var work = "/tmp/cadence-bench"
+    var render: String?
+    var json = false
+    var help = false
+
+    static let usage = """
+        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--catalog] [--check] [--all]
+                             [--catalog-tracks 20] [--catalog-minutes 10] [--check-recipes 500]
+                             [--work DIR] [--render PATH] [--json]
+        Times the release `render` on the reference job of issue 5 (a box-breathing session over a
+        generated rain bed, -16 LUFS, -1 dBTP, FLAC 24-bit), and again at 10 minutes for memory;
+        compares it with `flac -5` on the same PCM, ffmpeg and SoX doing the same job; renders a
+        catalog with -j 1 and -j 2; times `render --check` on a catalog of recipes. Prints a
+        Markdown table (or JSON) with the goals of the issue marked PASS or MISS.
+
+        options:
+          --minutes M          length of the reference job (default 60)
+          --reference          the reference job (and its 10-minute twin)
+          --compare            flac floor, ffmpeg and SoX (runs the reference job too)
+          --catalog            the catalog at -j 1 and -j 2
+          --check              render --check on many recipes
+          --all                all of the above (the default when none is named)
+          --catalog-tracks N   tracks in the catalog (default 20)
+          --catalog-minutes M  length of each catalog track (default 10)
+          --check-recipes N    recipes for --check (default 500)
+          --work DIR           scratch folder (default /tmp/cadence-bench)
+          --render PATH        the render binary (default: the one next to cadence-bench)
+          --json               print the report as JSON instead of Markdown
+        """
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: `BenchError` naming the option that is unknown, lacks its value or has a bad one.
+    static func parse(_ arguments: [String]) throws(BenchError) -> BenchOptions {
+        var options = BenchOptions()
+        var rest = arguments[...]
+        func value(_ name: String) throws(BenchError) -> String {
+            guard let next = rest.popFirst() else { throw BenchError("\(name) needs a value") }
+            return next
+        }
+        func positive(_ name: String) throws(BenchError) -> Double {
+            let text = try value(name)
+            guard let number = Double(text), number.isFinite, number > 0 else {
+                throw BenchError("\(name) takes a positive number, not '\(text)'")
+            }
+            return number
+        }
+        func count(_ name: String) throws(BenchError) -> Int {
+            let text = try value(name)
+            guard let number = Int(text), number > 0 else { throw BenchError("\(name) takes a positive whole number, not '\(text)'") }
+            return number
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--minutes": options.minutes = try positive(argument)
+            case "--reference": options.sections.insert(.reference)
+            case "--compare": options.sections.formUnion([.reference, .compare])
+            case "--catalog": options.sections.insert(.catalog)
+            case "--check": options.sections.insert(.check)
+            case "--all": options.sections = Set(Section.allCases)
+            case "--catalog-tracks": options.catalogTracks = try count(argument)
+            case "--catalog-minutes": options.catalogMinutes = try positive(argument)
+            case "--check-recipes": options.checkRecipes = try count(argument)
+            case "--work": options.work = try value(argument)
+            case "--render": options.render = try value(argument)
+            case "--json": options.json = true
+            case "-h", "--help": options.help = true
+            default: throw BenchError("unknown option '\(argument)'")
+            }
+        }
+        if options.sections.isEmpty { options.sections = Set(Section.allCases) }
+        guard options.referenceSeconds >= 16 else { throw BenchError("--minutes: the reference job needs at least 16 s") }
+        guard options.catalogSeconds >= 60 else { throw BenchError("--catalog-minutes: a catalog track needs at least 1 minute") }
+        return options
+    }
+
+    /// The reference job's length in whole seconds, rounded down to a whole 4 s phase.
+    var referenceSeconds: Int { Int(minutes * 60) / 4 * 4 }
+    /// The short twin of the reference job, for the memory comparison: 10 minutes, or a sixth of
+    /// a reference shorter than an hour (at least 1 minute).
+    var shortSeconds: Int { min(600, max(60, referenceSeconds / 6 / 4 * 4)) }
+    var catalogSeconds: Int { Int(catalogMinutes * 60) }
+}

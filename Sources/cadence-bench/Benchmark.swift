@@ -1,0 +1,113 @@
+import Foundation
+
+/// One benchmark run: prepares the inputs, runs the sections asked for, judges the goals.
+struct Benchmark {
+    let options: BenchOptions
+    let tools: Tools
+    let workspace: Workspace
+
+    /// Runs every section in `options.sections`, printing progress to stderr.
+    func run() throws(BenchError) -> BenchResults {
+        var r = BenchResults(cores: ProcessInfo.processInfo.activeProcessorCount, renderVersion: try renderVersion())
+        r.loadBefore = Self.loadAverage()
+        r.checkRecipes = options.checkRecipes
+        let sections = options.sections
+
+        progress("generating the beds in \(workspace.beds)")
+        var designs = [BedDesign.rain]
+        if sections.contains(.catalog) || sections.contains(.check) { designs.append(.surf) }
+        for design in designs {
+            try BedFile.write(design, to: workspace.bed(design))
+            r.beds.append(try BedFile.measure(workspace.bed(design)))
+        }
+        try BellTrack.write(to: workspace.bellTrack)
+        r.forecast = try LimiterForecast.measure(
+            bed: workspace.bed(.rain), bedGainDB: RecipeText.bedGainDB, target: RecipeText.targetLUFS, ceiling: RecipeText.ceilingDBTP)
+
+        var rendered: String?
+        let seconds = options.referenceSeconds
+        if sections.contains(.reference) {
+            progress("render: reference job, \(RenderJobs.durationText(seconds))")
+            let long = try RenderJobs.reference(
+                seconds: seconds, label: "render reference \(RenderJobs.durationText(seconds))", tools: tools, workspace: workspace)
+            r.reference = long.figures
+            r.referenceLevels = long.levels
+            rendered = long.output
+            let short = options.shortSeconds
+            if short < seconds {
+                progress("render: reference job, \(RenderJobs.durationText(short)) (memory twin)")
+                r.referenceShort = try RenderJobs.reference(
+                    seconds: short, label: "render reference \(RenderJobs.durationText(short))", tools: tools, workspace: workspace
+                ).figures
+            }
+            if r.reference?.stages == nil { r.notes.append("render printed no `cadence-stages:` line: no stage breakdown (n/a).") }
+        }
+
+        if sections.contains(.compare), let rendered {
+            try compare(rendered: rendered, seconds: seconds, into: &r)
+        }
+
+        if sections.contains(.catalog) {
+            let tracks = options.catalogTracks
+            progress("render: catalog of \(tracks) × \(RenderJobs.durationText(options.catalogSeconds)), -j 1 then -j 2")
+            let catalog = try RenderJobs.catalog(tracks: tracks, seconds: options.catalogSeconds, tools: tools, workspace: workspace)
+            r.catalogJ1 = catalog.j1
+            r.catalogJ2 = catalog.j2
+        }
+
+        if sections.contains(.check) {
+            progress("render --check: \(options.checkRecipes) recipes")
+            r.check = try RenderJobs.check(count: options.checkRecipes, tools: tools, workspace: workspace)
+        }
+
+        r.loadAfter = Self.loadAverage()
+        if let load = r.loadBefore, load > 0.5 {
+            let text = "The load average was %.2f before the run: other work shared the %d cores, so the figures are pessimistic."
+            r.notes.append(String(format: text, load, r.cores))
+        }
+        r.goals = Goals.judge(r)
+        return r
+    }
+
+    /// The 1-minute load average from `/proc/loadavg`, or nil where there is none.
+    static func loadAverage() -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Double($0) }
+    }
+
+    /// The flac floor, ffmpeg and SoX, each where installed.
+    private func compare(rendered: String, seconds: Int, into r: inout BenchResults) throws(BenchError) {
+        if let flac = tools.flac {
+            progress("flac -5: the floor on the same PCM")
+            r.flacFloor = try FlacFloorJob.run(flac: flac, rendered: rendered, seconds: seconds, workspace: workspace)
+        } else {
+            r.notes.append("flac is not installed: no floor.")
+        }
+        if let ffmpeg = tools.ffmpeg {
+            progress("ffmpeg: filter graph, two-pass loudnorm")
+            let job = try FFmpegJob.run(ffmpeg: ffmpeg, seconds: seconds, workspace: workspace)
+            r.ffmpeg = job.figures
+            r.ffmpegNormalization = job.normalization
+        } else {
+            r.notes.append("ffmpeg is not installed: no ffmpeg comparison.")
+        }
+        if let sox = tools.sox {
+            progress("sox: repeat, rate, gain, fade, mix, gain -n")
+            r.sox = try SoxJob.run(sox: sox, bedSeconds: r.beds.first?.seconds ?? 180, seconds: seconds, workspace: workspace)
+        } else {
+            r.notes.append("sox is not installed: no SoX comparison.")
+        }
+    }
+
+    /// `render --version`'s first line.
+    private func renderVersion() throws(BenchError) -> String {
+        let result = try ChildProcess.runChecked(
+            tools.render, ["--version"], logPrefix: workspace.log("version"), what: "render --version")
+        let line = result.stdout.split(separator: "\n").first.map(String.init) ?? "?"
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    private func progress(_ message: String) {
+        FileHandle.standardError.write(Data("cadence-bench: \(message)…\n".utf8))
+    }
+}

@@ -1,0 +1,24 @@
+/// One timed run of one job: how much audio it made and what that cost.
+struct RunFigures: Codable, Sendable {
+    /// What ran, as the table names it (`render reference 60 min`).
+    var label: String
+    /// Seconds of audio produced; 0 for runs that produce none (`--check`).
+    var audioSeconds: Double
+    var cost: ChildCost
+    /// `render`'s stage line, when it printed one.
+    var stages: StageBreakdown?
+    /// What the run's command line was, for the record.
+    var command: String
+
+    /// Audio seconds per wall second; nil when the run makes no audio.
+    var realtime: Double? { audioSeconds > 0 && cost.wall > 0 ? audioSeconds / cost.wall : nil }
+    /// CPU seconds per wall second: 1.0 is one core busy the whole time.
+    var cpuShare: Double { cost.wall > 0 ? cost.cpu / cost.wall : 0 }
+}
+
+/// What a rendered track's cue sheet says about its levels.
+struct OutputLevels: Codable, Sendable {
+    var loudness: Double?
+    var truePeak: Double?
+    var frames: Int?
+}
