@@ -61,9 +61,12 @@ struct Benchmark {
         }
 
         r.loadAfter = Self.loadAverage()
-        if let load = r.loadBefore, load > 0.5 {
-            let text = "The load average was %.2f before the run: other work shared the %d cores, so the figures are pessimistic."
-            r.notes.append(String(format: text, load, r.cores))
+        let runs = [r.reference, r.referenceShort, r.flacFloor, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check]
+        let contended = runs.compactMap { $0 }.filter { run in run.cost.otherCPU.map { $0 > 0.1 * run.cost.wall } ?? false }
+        if !contended.isEmpty {
+            let list = contended.map { String(format: "%@ (%.1f s over %.1f s)", $0.label, $0.cost.otherCPU ?? 0, $0.cost.wall) }
+            let advice = "Those figures are pessimistic; run again on a quiet machine."
+            r.notes.append("Other work used the cores during: \(list.joined(separator: ", ")). \(advice)")
         }
         r.goals = Goals.judge(r)
         return r
