@@ -75,16 +75,18 @@ let package = Package(
 
         // MARK: - Tests
 
+        /// Temporary folders, tool lookup and the repository root, shared by the end-to-end test targets.
+        .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
         .testTarget(
-            name: "RenderTests", dependencies: ["Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+            name: "RenderTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
-        .testTarget(name: "PreviewTests", dependencies: ["Preview", "CadenceCues", "AudioIO", "AudioCore"]),
-        .testTarget(name: "SchemaTests", dependencies: ["Render", "Recipe", "CadenceCues", "AudioCore"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
+        .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "CadenceCues", "AudioIO", "AudioCore"]),
+        .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),
+        .testTarget(name: "CatalogTests", dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
     ]
 )

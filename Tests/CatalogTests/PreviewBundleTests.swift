@@ -6,8 +6,6 @@ import Testing
 /// (scripts/preview-check.py over the DevTools protocol) and its rings are read at known moments.
 @Suite("Catalog preview page, rendered and opened in Chromium")
 struct PreviewBundleTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
 
     /// A Python 3 that can import `websocket` (Debian: python3-websocket, installed by scripts/setup.sh).
     static func python() throws -> String {

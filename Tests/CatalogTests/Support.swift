@@ -1,64 +1,13 @@
+@_exported import TestKit
 import AudioIO
 import CadenceCues
 import Foundation
 import Testing
 
-// Helpers of the catalog tests, a small copy of what RenderTests/Support.swift
-// offers (test targets cannot share files) plus what a catalog needs: running
-// `render` in the background, file identities, folder snapshots and the
-// catalog manifest's model. Every expectation is computed from the recipes'
+// Helpers of the catalog tests (temporary folders and tool lookup come from
+// TestKit): running `render` in the background with default signal handling,
+// file identities, folder snapshots and the catalog manifest's model. Every expectation is computed from the recipes'
 // own text, never copied from a render.
-
-// MARK: - Temporary folders
-
-/// A fresh folder under the system's temporary directory, removed when released.
-final class TempFolder {
-    let path: String
-
-    init(_ label: String = "cat") throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-\(label)-XXXXXX")
-        var template = Array(base.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp failed for \(base): \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// The path of `name` inside the folder (nothing is created).
-    func file(_ name: String) -> String {
-        (path as NSString).appendingPathComponent(name)
-    }
-
-    /// Writes `text` to `name` (creating parent folders); returns the path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        try write(Array(text.utf8), to: name)
-    }
-
-    /// Writes `bytes` to `name` (creating parent folders); returns the path.
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let full = file(name)
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: full, contents: Data(bytes)) else {
-            throw TestFailure("cannot write \(full)")
-        }
-        return full
-    }
-
-    /// The text of `name`.
-    func read(_ name: String) throws -> String {
-        String(decoding: try bytes(file(name)), as: UTF8.self)
-    }
-}
-
-/// A helper's own failure (a fixture that cannot be written, a tool that is missing).
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 // MARK: - Exact decimal time
 
@@ -409,19 +358,11 @@ final class Running {
     }
 }
 
-/// Runs `executable` to the end.
-func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
+/// Runs `executable` to the end with posix_spawn (default signal handling, shard variables removed); TestKit's `run` for plain tools.
+func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]) throws -> ProcessResult {
     try Running(executable, arguments, in: directory, environment: environment).wait()
 }
 
-/// An executable on PATH, or nil.
-func which(_ name: String) -> String? {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-}
 
 /// The built `render` executable, next to the running test binary; `CADENCE_RENDER` overrides.
 let renderExecutable: String? = {

@@ -1,115 +1,13 @@
+@_exported import TestKit
 import AudioIO
 import CadenceCues
 import Foundation
 import Testing
 
-// Helpers of the preview tests (test targets cannot share files, so this is a
-// small copy of RenderTests/Support.swift): temporary folders, running a
-// process with a time limit, a WAV fixture written with AudioIO, cue sheets
+// Helpers of the preview tests (temporary folders and tool lookup come from
+// TestKit): running a process with a time limit, a WAV fixture written with AudioIO, cue sheets
 // built from whole seconds, and a reference phase lookup written independently
 // of the page's script.
-
-// MARK: - Temporary folders
-
-/// A fresh folder under the system's temporary directory, removed when released.
-final class TempFolder {
-    let path: String
-
-    init(_ label: String = "preview") throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-\(label)-XXXXXX")
-        var template = Array(base.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp failed for \(base): \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// The path of `name` inside the folder (nothing is created).
-    func file(_ name: String) -> String {
-        (path as NSString).appendingPathComponent(name)
-    }
-
-    /// Writes `text` to `name`; returns the path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        let full = file(name)
-        guard FileManager.default.createFile(atPath: full, contents: Data(text.utf8)) else {
-            throw TestFailure("cannot write \(full)")
-        }
-        return full
-    }
-}
-
-/// A helper's own failure (a fixture that cannot be written, a tool that is missing).
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-// MARK: - Processes
-
-struct ProcessResult: CustomStringConvertible {
-    let status: Int32
-    let timedOut: Bool
-    let stdout: String
-    let stderr: String
-
-    var description: String {
-        (timedOut ? "timed out" : "exit status \(status)") + "; stderr: " + String(stderr.suffix(1500))
-    }
-}
-
-/// Runs `executable` with `arguments`, stdout and stderr through files; terminated after `timeLimit` seconds.
-func run(_ executable: String, _ arguments: [String], timeLimit: Double = 60) throws -> ProcessResult {
-    let scratch = try TempFolder("proc")
-    let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let finished = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-        process.waitUntilExit()
-        finished.signal()
-    }
-    var timedOut = false
-    if finished.wait(timeout: .now() + timeLimit) == .timedOut {
-        timedOut = true
-        process.terminate()  // SIGTERM: preview-check.py stops Chromium on it
-        if finished.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
-        finished.wait()
-    }
-    try out.close()
-    try err.close()
-    let stdout = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
-    let stderr = String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
-    return ProcessResult(status: process.terminationStatus, timedOut: timedOut, stdout: stdout, stderr: stderr)
-}
-
-/// An executable on PATH, or nil.
-func which(_ name: String) -> String? {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-}
-
-/// The repository's root folder, from this file's path (Tests/PreviewTests/Support.swift).
-let repositoryRoot: String = {
-    var path = #filePath
-    for _ in 0..<3 { path = (path as NSString).deletingLastPathComponent }
-    return path
-}()
 
 // MARK: - Audio fixture
 

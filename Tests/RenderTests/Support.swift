@@ -1,3 +1,4 @@
+@_exported import TestKit
 import AudioCore
 import AudioIO
 import CSndfile
@@ -12,67 +13,6 @@ import Testing
 // test from the recipe's own numbers, never copied from a render.
 
 // MARK: - Temporary folders
-
-/// A fresh folder under the system's temporary directory, removed when released.
-final class TempFolder {
-    let path: String
-
-    init(_ label: String = "e2e") throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-\(label)-XXXXXX")
-        var template = Array(base.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp failed for \(base): \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// The absolute path of `name` inside the folder.
-    /// The path of `name` in the folder; its parent folders are created (render itself does not create folders).
-    func file(_ name: String) -> String {
-        let full = (path as NSString).appendingPathComponent(name)
-        try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        return full
-    }
-
-    /// Creates `name` (and its parent folders) as a folder; returns its path.
-    @discardableResult
-    func folder(_ name: String) throws -> String {
-        let full = file(name)
-        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
-        return full
-    }
-
-    /// Writes `text` to `name` (creating parent folders); returns the path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        try write(Array(text.utf8), to: name)
-    }
-
-    /// Writes `bytes` to `name` (creating parent folders); returns the path.
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let full = file(name)
-        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: full, contents: Data(bytes)) else {
-            throw TestFailure("cannot write \(full)")
-        }
-        return full
-    }
-
-    /// Every entry of a folder inside this one (hidden ones included), sorted.
-    func listing(_ name: String = "") throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: name.isEmpty ? path : file(name)).sorted()
-    }
-}
-
-/// A helper's own failure (a fixture that cannot be written, a tool that is missing).
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 // MARK: - Exact decimal time (independent of the renderer's ExactSeconds)
 
@@ -373,52 +313,6 @@ func renderFailure(_ recipe: String, to output: String, assets: String? = nil) -
 }
 
 // MARK: - Processes
-
-struct ProcessResult: CustomStringConvertible {
-    /// The exit status, or the signal number when `signaled`.
-    let status: Int32
-    let signaled: Bool
-    let stdout: String
-    let stderr: String
-
-    var description: String {
-        (signaled ? "killed by signal \(status)" : "exit status \(status)") + "; stderr: " + String(stderr.prefix(600))
-    }
-}
-
-/// Runs `executable` with `arguments` (stdout and stderr through files, so no pipe can fill up).
-func run(_ executable: String, _ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
-    let scratch = try TempFolder("proc")
-    let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    let stdout = String(decoding: try bytes(outPath), as: UTF8.self)
-    let stderr = String(decoding: try bytes(errPath), as: UTF8.self)
-    return ProcessResult(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
-                         stdout: stdout, stderr: stderr)
-}
-
-/// An executable on PATH, or nil.
-func which(_ name: String) -> String? {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
-}
 
 /// The built `render` executable: next to the running test binary (whatever `--scratch-path`
 /// put it), found from `/proc/self/exe`, `CommandLine.arguments[0]` and `Bundle.main`.

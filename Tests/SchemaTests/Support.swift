@@ -1,3 +1,4 @@
+@_exported import TestKit
 import AudioCore
 import Foundation
 import Testing
@@ -7,13 +8,6 @@ import Testing
 // python3-yaml, which scripts/setup.sh installs).
 
 // MARK: - The repository
-
-/// The repository's root folder, found from this file's own path.
-let repositoryRoot: String = {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }  // Support.swift, SchemaTests, Tests
-    return url.path
-}()
 
 /// A path inside the repository.
 func repositoryPath(_ relative: String) -> String {
@@ -29,85 +23,6 @@ func starterRecipes() -> [String] {
     let folder = repositoryPath("recipes")
     let names = FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []
     return names.filter { $0.hasSuffix(".yml") || $0.hasSuffix(".yaml") }.sorted().map { (folder as NSString).appendingPathComponent($0) }
-}
-
-// MARK: - Temporary folders
-
-/// A fresh folder under the system's temporary directory, removed when released.
-final class TempFolder {
-    let path: String
-
-    init(_ label: String = "schema") throws {
-        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-\(label)-XXXXXX")
-        var template = Array(base.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestFailure("mkdtemp failed for \(base): \(String(cString: strerror(errno)))")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// The path of `name` in the folder.
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-    /// Writes `text` to `name`; returns the path.
-    @discardableResult
-    func write(_ text: String, to name: String) throws -> String {
-        let full = file(name)
-        guard FileManager.default.createFile(atPath: full, contents: Data(text.utf8)) else {
-            throw TestFailure("cannot write \(full)")
-        }
-        return full
-    }
-}
-
-/// A helper's own failure (a fixture that cannot be written, a tool that is missing).
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-// MARK: - Processes
-
-struct ProcessResult: CustomStringConvertible {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-
-    var description: String { "exit status \(status); stdout: \(stdout.prefix(2000)); stderr: \(stderr.prefix(600))" }
-}
-
-/// Runs `executable` with `arguments` (stdout and stderr through files, so no pipe can fill up).
-func run(_ executable: String, _ arguments: [String]) throws -> ProcessResult {
-    let scratch = try TempFolder("proc")
-    let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    try out.close()
-    try err.close()
-    let stdout = String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self)
-    let stderr = String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self)
-    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
-}
-
-/// An executable on PATH, or nil.
-func which(_ name: String) -> String? {
-    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-        let candidate = "\(folder)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
 }
 
 // MARK: - The schema validator

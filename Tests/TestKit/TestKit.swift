@@ -1,0 +1,143 @@
+import Foundation
+
+// What every end-to-end test target needs: temporary folders, a helper's own
+// failure, finding tools on PATH and the repository's root. One copy here; the
+// process runners stay in their targets because they differ on purpose
+// (posix_spawn with default signal handling for the catalog's kill tests, time
+// limits for the browser).
+
+/// A fresh folder under the system's temporary directory, removed when released.
+public final class TempFolder {
+    public let path: String
+
+    public init(_ label: String = "test") throws {
+        let base = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-\(label)-XXXXXX")
+        var template = Array(base.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw TestFailure("mkdtemp failed for \(base): \(String(cString: strerror(errno)))")
+        }
+        path = String(cString: made)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The path of `name` in the folder; its parent folders are created (render itself does not create folders).
+    public func file(_ name: String) -> String {
+        let full = (path as NSString).appendingPathComponent(name)
+        try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        return full
+    }
+
+    /// Creates `name` (and its parent folders) as a folder; returns its path.
+    @discardableResult
+    public func folder(_ name: String) throws -> String {
+        let full = file(name)
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        return full
+    }
+
+    /// Writes `text` to `name` (creating parent folders); returns the path.
+    @discardableResult
+    public func write(_ text: String, to name: String) throws -> String {
+        try write(Array(text.utf8), to: name)
+    }
+
+    /// Writes `bytes` to `name` (creating parent folders); returns the path.
+    @discardableResult
+    public func write(_ bytes: [UInt8], to name: String) throws -> String {
+        let full = file(name)
+        guard FileManager.default.createFile(atPath: full, contents: Data(bytes)) else {
+            throw TestFailure("cannot write \(full)")
+        }
+        return full
+    }
+
+    /// The text of `name`.
+    public func read(_ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: file(name))), as: UTF8.self)
+    }
+
+    /// Every entry of a folder inside this one (hidden ones included), sorted.
+    public func listing(_ name: String = "") throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: name.isEmpty ? path : file(name)).sorted()
+    }
+}
+
+/// A helper's own failure (a fixture that cannot be written, a tool that is missing).
+public struct TestFailure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// An executable on PATH, or nil.
+public func which(_ name: String) -> String? {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+        let candidate = "\(folder)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
+
+/// The repository's root folder (this file is Tests/TestKit/TestKit.swift).
+public let repositoryRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+}()
+
+/// How a process ended and what it printed.
+public struct ProcessResult: CustomStringConvertible, Sendable {
+    /// The exit status, or the signal number when `signaled`.
+    public let status: Int32
+    public let signaled: Bool
+    /// Stopped by `run`'s time limit.
+    public let timedOut: Bool
+    public let stdout: String
+    public let stderr: String
+
+    /// stdout then stderr, split into lines.
+    public var lines: [String] { (stdout + "\n" + stderr).split(separator: "\n").map(String.init) }
+
+    public var description: String {
+        (timedOut ? "timed out" : signaled ? "killed by signal \(status)" : "exit status \(status)")
+            + "; stdout: " + String(stdout.prefix(2000)) + "; stderr: " + String(stderr.suffix(1500))
+    }
+}
+
+/// Runs `executable` with `arguments` to the end (stdout and stderr through files, so no pipe
+/// can fill up); after `timeLimit` seconds it is sent SIGTERM, and SIGKILL 5 s later.
+public func run(_ executable: String, _ arguments: [String], in directory: String? = nil, timeLimit: Double = 600) throws
+    -> ProcessResult
+{
+    let scratch = try TempFolder("proc")
+    let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        process.waitUntilExit()
+        finished.signal()
+    }
+    var timedOut = false
+    if finished.wait(timeout: .now() + timeLimit) == .timedOut {
+        timedOut = true
+        process.terminate()
+        if finished.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+        finished.wait()
+    }
+    try out.close()
+    try err.close()
+    return ProcessResult(
+        status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal, timedOut: timedOut,
+        stdout: try scratch.read("stdout"), stderr: try scratch.read("stderr"))
+}
