@@ -22,7 +22,8 @@ extension DecodeContext {
         for kind in fields.order {
             if isFull { break }
             guard let value = fields[kind] else { continue }
-            let path = "cues." + kind
+            // A key that is no cue name (no pattern to check it against) is shown clipped, like any author text.
+            let path = "cues." + (allowed.contains(kind) ? kind : DiagnosticText.clip(kind))
             if let pattern, !allowed.contains(kind) {
                 let patternName = pattern.builtin ?? pattern.name
                 let hint =

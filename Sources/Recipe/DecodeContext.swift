@@ -19,7 +19,7 @@ struct Fields {
 /// author sees every problem at once.
 struct DecodeContext {
     /// After this many diagnostics the rest are dropped (a hostile file could produce millions).
-    static let maxDiagnostics = 100
+    static let maxDiagnostics = RecipeLimits.maxDiagnostics
 
     let file: String
     let document: YAMLDocument
@@ -45,7 +45,8 @@ struct DecodeContext {
     mutating func error(_ message: String, at location: SourceLocation) {
         problemCount += 1
         guard !isFull else { return }
-        let diagnostic = Diagnostic(message, at: location)
+        // Key paths repeat keys as written (`cues.<key>`, `pattern.phases.0.<key>`): escape what they may carry.
+        let diagnostic = Diagnostic(DiagnosticText.printable(message), at: location)
         guard seen.insert(diagnostic).inserted else { return }
         if diagnostics.count == Self.maxDiagnostics {
             diagnostics.append(Diagnostic("too many problems; stopped after \(Self.maxDiagnostics)", at: location))

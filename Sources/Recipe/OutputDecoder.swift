@@ -3,16 +3,20 @@ extension DecodeContext {
     /// The keys an `output` mapping may hold.
     static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak", "sidecars"]
     static var sidecarNames: [String] { OutputSettings.sidecarNames }
-    /// Accepted `sample_rate` values, in Hz.
-    static let sampleRates = 8000...384_000
-    /// Accepted `channels` values.
-    static let channelCounts = 1...8
+    /// Accepted `sample_rate` values, in Hz (`RecipeLimits.sampleRates`).
+    static let sampleRates = RecipeLimits.sampleRates
+    /// Accepted `channels` values (`RecipeLimits.channelCounts`).
+    static let channelCounts = RecipeLimits.channelCounts
 
     /// Reads `output`; keys that are wrong are reported and keep their defaults, so that
     /// later checks (the Nyquist frequency) still have a sample rate to use.
     mutating func output(_ node: NodeID) -> OutputSettings {
         remember("output", node)
         var output = OutputSettings()
+        if let word = text(node), AudioFormat(rawValue: word.lowercased()) != nil {
+            expected("a mapping of output settings", at: node, path: "output", reason: "did you mean 'output: { format: \(word) }'?")
+            return output
+        }
         guard let fields = fields(of: node, path: "output", allowed: Self.outputKeys, what: "a mapping of output settings") else {
             return output
         }

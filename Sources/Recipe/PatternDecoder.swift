@@ -2,8 +2,8 @@ import AudioCore
 
 /// `pattern:` — a built-in name, or `{ name: …, phases: [...] }`.
 extension DecodeContext {
-    /// The most phases an inline pattern may have.
-    static let maxPhases = 1000
+    /// The most phases an inline pattern may have (`RecipeLimits.maxPhasesPerPattern`).
+    static let maxPhases = RecipeLimits.maxPhasesPerPattern
     /// The longest phase kind.
     static let maxKindLength = 64
     /// Cue names that can never be phase kinds.
@@ -24,7 +24,8 @@ extension DecodeContext {
             return nil
         }
         guard case .mapping = document[node].content else {
-            expected(what, at: node, path: "pattern")
+            let isList = if case .sequence = document[node].content { true } else { false }
+            expected(what, at: node, path: "pattern", reason: isList ? "a list of phases goes under 'phases:'" : nil)
             return nil
         }
         let before = problemCount
@@ -72,7 +73,7 @@ extension DecodeContext {
             // Short form: the key is the kind, the value its length.
             remember(path + ".kind", pairs[0].key)
             let validKind = phaseKind(kind, at: pairs[0].key, path: path)
-            let length = duration(pairs[0].value, path: keyPath(path, kind), positive: true)
+            let length = duration(pairs[0].value, path: keyPath(path, validKind ?? DiagnosticText.clip(kind)), positive: true)
             remember(path + ".length", pairs[0].value)
             guard let validKind, let length else { return nil }
             return Phase(kind: validKind, length: length, label: BuiltinPatterns.defaultLabel(for: validKind))

@@ -7,8 +7,8 @@ enum RecipeDecoder {
         "id", "title", "category", "premium", "sort_order", "duration", "cycles", "end_on", "pattern", "intro", "outro",
         "bed", "cues", "output",
     ]
-    /// Accepted `cycles` values.
-    static let cycleRange = 1...100_000
+    /// Accepted `cycles` values (`RecipeLimits.cycles`).
+    static let cycleRange = RecipeLimits.cycles
 
     /// Decodes `document`; the failure holds every diagnostic, sorted by position.
     static func decode(_ document: YAMLDocument, file: String, defaultID: String) -> Result<Recipe, DiagnosticList> {
@@ -95,7 +95,9 @@ extension DecodeContext {
             cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
         }
 
-        if let length, let pattern { checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top) }
+        if let length, let pattern {
+            checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed)
+        }
         guard let id, let title, let pattern, let length, let cues else { return nil }
         return Recipe(
             file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
@@ -124,26 +126,73 @@ extension DecodeContext {
         }
     }
 
-    /// Reports a track longer than 24 h (cycles) or too short for one cycle or phase (duration).
-    private mutating func checkFit(_ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields) {
+    /// Reports a track that breaks a ceiling of `RecipeLimits` or does not fit its parts:
+    /// longer than 24 h (cycles), too short for one cycle or phase (duration), more
+    /// than `maxPhasesPerTrack` phases, or bed fades longer than the track.
+    private mutating func checkFit(
+        _ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields, bed: Bed?
+    ) {
         let cycle = Int128(pattern.cycle.nanoseconds)
         let frame = Int128(intro.nanoseconds) + Int128(outro.nanoseconds)
+        let phasesPerCycle = Int128(pattern.phases.count)
+        let maxPhases = Int128(RecipeLimits.maxPhasesPerTrack)
+        let track: Int128
         switch length {
         case .cycles(let count):
-            let total = frame + Int128(count) * cycle
-            guard total > Int128(Units.maxDuration.nanoseconds), let node = top["cycles"] else { return }
-            let hours = Double(total / 1_000_000_000) / 3600
-            expected(
-                "a number of cycles that keeps the track within 24 h", at: node, path: "cycles",
-                reason: "intro + \(count) × \(pattern.cycle)s + outro is \(DiagnosticText.number((hours * 10).rounded() / 10)) h")
+            guard let node = top["cycles"] else { return }
+            track = frame + Int128(count) * cycle
+            if track > Int128(RecipeLimits.maxDuration.nanoseconds) {
+                let hours = Double(track / 1_000_000_000) / 3600
+                expected(
+                    "a number of cycles that keeps the track within 24 h", at: node, path: "cycles",
+                    reason: "intro + \(count) × \(pattern.cycle)s + outro is \(DiagnosticText.number((hours * 10).rounded() / 10)) h")
+                return
+            }
+            let phases = Int128(count) * phasesPerCycle
+            if phases > maxPhases {
+                expected(
+                    "a number of cycles that keeps the track within \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: "cycles",
+                    reason: "\(count) cycles × \(phasesPerCycle) phases make \(phases) phases")
+                return
+            }
         case .duration(let duration):
+            guard let node = top["duration"] else { return }
+            track = Int128(duration.nanoseconds)
             let unit = endOn == .cycle ? cycle : Int128(pattern.phases.first?.length.nanoseconds ?? 0)
-            guard frame + unit > Int128(duration.nanoseconds), let node = top["duration"] else { return }
-            let what = endOn == .cycle ? "one cycle" : "one phase"
-            let unitSeconds = ExactSeconds(nanoseconds: Int64(unit))
-            expected(
-                "a duration with room for \(what) (\(unitSeconds)s) after intro (\(intro)s) and outro (\(outro)s)",
-                at: node, path: "duration")
+            guard frame + unit <= track, cycle > 0 else {
+                let what = endOn == .cycle ? "one cycle" : "one phase"
+                let unitSeconds = ExactSeconds(nanoseconds: Int64(unit))
+                expected(
+                    "a duration with room for \(what) (\(unitSeconds)s) after intro (\(intro)s) and outro (\(outro)s)",
+                    at: node, path: "duration")
+                return
+            }
+            let (cycles, left) = (track - frame).quotientAndRemainder(dividingBy: cycle)
+            var phases = cycles * phasesPerCycle
+            if endOn == .phase {
+                // the whole phases from the cycle's start that fit in what is left, as the timeline adds them
+                var room = left
+                for phase in pattern.phases {
+                    room -= Int128(phase.length.nanoseconds)
+                    if room < 0 { break }
+                    phases += 1
+                }
+            }
+            if phases > maxPhases {
+                let extra = phases - cycles * phasesPerCycle
+                expected(
+                    "a duration that holds at most \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: "duration",
+                    reason: "\(cycles) cycles of \(pattern.cycle)s\(extra > 0 ? " and \(extra) more" : "") make \(phases) phases")
+                return
+            }
+        }
+        if let bed, Int128(bed.fadeIn.nanoseconds) + Int128(bed.fadeOut.nanoseconds) > track,
+            let key = ["bed.fade_in", "bed.fade_out"].first(where: { locations[$0] != nil }), let place = locations[key]
+        {
+            error(
+                "\(key): expected fades that fit in the track (\(ExactSeconds(nanoseconds: Int64(track)))s), "
+                    + "found fade_in \(bed.fadeIn)s + fade_out \(bed.fadeOut)s",
+                at: place)
         }
     }
 }

@@ -2,8 +2,8 @@ import AudioCore
 
 /// Reads recipe files (recipe-v1): YAML text in, a validated `Recipe` out, or every problem found.
 public enum RecipeLoader {
-    /// The largest recipe accepted: 1 MiB.
-    public static let maxBytes = 1 << 20
+    /// The largest recipe accepted: 1 MiB (`RecipeLimits.maxBytes`).
+    public static let maxBytes = RecipeLimits.maxBytes
 
     /// Parses and validates a recipe.
     ///
@@ -15,7 +15,7 @@ public enum RecipeLoader {
     public static func parse(_ bytes: [UInt8], file: String, defaultID: String) throws(DiagnosticList) -> Recipe {
         let start = SourceLocation(file: file, line: 1, column: 1)
         guard bytes.count <= maxBytes else {
-            throw DiagnosticList([Diagnostic("the recipe is \(bytes.count) bytes; expected at most 1 MiB (\(maxBytes) bytes)", at: start)])
+            throw DiagnosticList([sizeDiagnostic(size: "\(bytes.count) bytes", at: start)])
         }
         let document: YAMLDocument
         do {

@@ -7,8 +7,9 @@ enum Suggestions {
     ///
     /// Close enough: an edit distance (insertions, deletions, substitutions and
     /// swaps of neighbours, ignoring case) of at most 2 or at most a third of the
-    /// candidate's length, and less than the length of either word (so `xy` is
-    /// never "corrected" to `id`). Ties go to the earlier candidate. Failing that, the
+    /// candidate's length, less than the length of either word (so `xy` is
+    /// never "corrected" to `id`), and less than half the longer word (so `aac` is
+    /// not `wav`, nor `gong` `none`). Ties go to the earlier candidate. Failing that, the
     /// one candidate the word begins, if it has three letters or more (`pink` → `pink-noise`).
     static func closest(to word: String, in candidates: [String]) -> String? {
         let typed = Array(word.lowercased().unicodeScalars)
@@ -19,7 +20,7 @@ enum Suggestions {
             let limit = max(2, known.count / 3)
             guard abs(known.count - typed.count) <= limit else { continue }
             let d = distance(typed, known)
-            guard d <= limit, d < typed.count, d < known.count else { continue }
+            guard d <= limit, d < typed.count, d < known.count, 2 * d < max(typed.count, known.count) else { continue }
             if best == nil || d < best?.distance ?? Int.max { best = (candidate, d) }
         }
         if let best { return best.candidate }

@@ -13,8 +13,8 @@ public struct UnitError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Each returns the value or a reason. Ranges are part of the syntax: a gain of
 /// `+40 dB` is as wrong as `40 dBB`.
 public enum Units {
-    /// The longest length a recipe may give anywhere: 24 h.
-    public static let maxDuration = ExactSeconds(seconds: 86_400)
+    /// The longest length a recipe may give anywhere: 24 h (`RecipeLimits.maxDuration`).
+    public static let maxDuration = RecipeLimits.maxDuration
     /// Gains are accepted from -120 dB to +24 dB.
     public static let gainRange: ClosedRange<Double> = -120...24
     /// Loudness targets are accepted from -70 LUFS to -5 LUFS.
@@ -51,6 +51,14 @@ public enum Units {
         ("h", 3_600_000_000_000, 18), ("m", 60_000_000_000, 18), ("s", 1_000_000_000, 9), ("ms", 1_000_000, 6),
     ]
 
+    /// Units as people spell them out (`5 mins`, `4 sec`), for a "did you mean '5m'?" hint.
+    private static let spelledOutUnits: [String: String] = [
+        "hr": "h", "hrs": "h", "hour": "h", "hours": "h",
+        "min": "m", "mins": "m", "minute": "m", "minutes": "m",
+        "sec": "s", "secs": "s", "second": "s", "seconds": "s",
+        "msec": "ms", "msecs": "ms", "millisecond": "ms", "milliseconds": "ms",
+    ]
+
     /// `5m30s`, `1h 2m 3.5s`, `90`: a sum of numbers with units.
     private static func unitSum(_ bytes: [UInt8]) -> Result<Int128, UnitError> {
         var index = 0
@@ -77,7 +85,8 @@ public enum Units {
             } else if let found = durationUnits.firstIndex(where: { $0.name == unitName }) {
                 unit = found
             } else {
-                return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (use h, m, s or ms)"))
+                let hint = spelledOutUnits[unitName].map { "; did you mean '\(numberText)\($0)'?" } ?? ""
+                return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (use h, m, s or ms\(hint))"))
             }
             guard unit > lastUnit else { return .failure(UnitError("units must come in the order h, m, s, ms, each once")) }
             lastUnit = unit

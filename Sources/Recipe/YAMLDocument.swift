@@ -55,10 +55,10 @@ struct YAMLDocument: Sendable {
 
 /// The limits that keep a hostile recipe from crashing, hanging or exhausting memory.
 struct YAMLLimits: Sendable {
-    /// Deepest nesting of mappings and sequences.
-    var maxDepth = 64
-    /// Most `*alias` uses in one document.
-    var maxAliases = 100
-    /// Most nodes (scalars, mappings, sequences) in one document.
-    var maxNodes = 10_000
+    /// Deepest nesting of mappings and sequences (`RecipeLimits.maxDepth`).
+    var maxDepth = RecipeLimits.maxDepth
+    /// Most `*alias` uses in one document (`RecipeLimits.maxAliases`).
+    var maxAliases = RecipeLimits.maxAliases
+    /// Most nodes (scalars, mappings, sequences) in one document (`RecipeLimits.maxNodes`).
+    var maxNodes = RecipeLimits.maxNodes
 }

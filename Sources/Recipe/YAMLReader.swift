@@ -124,6 +124,7 @@ private struct TreeBuilder {
             return .next
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
+            if let tag = Self.string(scalar.tag) { return .failed(tagged(tag, at: mark)) }
             let text = scalar.value.map { String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self) } ?? ""
             let style: ScalarStyle
             switch scalar.style {
@@ -143,6 +144,9 @@ private struct TreeBuilder {
                 return .failed(error("nesting deeper than \(limits.maxDepth) levels", at: mark))
             }
             let anchorPointer = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+            if let tag = Self.string(isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag) {
+                return .failed(tagged(tag, at: mark))
+            }
             guard let id = newNode(isMapping ? .mapping([]) : .sequence([]), at: mark) else {
                 return .failed(tooManyNodes(at: mark))
             }
@@ -204,6 +208,42 @@ private struct TreeBuilder {
         } else {
             stack[stack.count - 1].items.append(id)
         }
+    }
+
+    /// The diagnostic for a node with an explicit tag (`!!python/object:…`, `!include`, even `!!str`).
+    ///
+    /// A recipe is plain text, lists and mappings: a tag can only be a mistake or an
+    /// attempt to make a YAML library build objects, so it is refused, not ignored.
+    func tagged(_ tag: String, at mark: YAMLMark) -> Diagnostic {
+        let standard = "tag:yaml.org,2002:"
+        let shown = tag.hasPrefix(standard) ? "!!" + tag.dropFirst(standard.count) : tag
+        let (path, isKey) = currentPath()
+        let subject = isKey ? "a key in '\(path.isEmpty ? "top level" : path)'" : (path.isEmpty ? "top level" : path)
+        return error(
+            "\(subject): expected a plain value, found the tag \(DiagnosticText.quoted(shown)) (YAML tags are not supported; remove it)",
+            at: mark)
+    }
+
+    /// The dotted key path of the node being read (`cues.inhale`, `pattern.phases.0`), and whether it is a key.
+    func currentPath() -> (path: String, isKey: Bool) {
+        var parts: [String] = []
+        for (index, frame) in stack.enumerated() {
+            let isInnermost = index == stack.count - 1
+            if !frame.isMapping {
+                parts.append(String(frame.items.count))
+            } else if frame.items.count % 2 == 1 {
+                if let key = frame.items.last, case .scalar(let text, _) = nodes[key].content {
+                    parts.append(DiagnosticText.clip(text))
+                } else {
+                    parts.append("?")  // the value of a key that is a list or mapping
+                }
+            } else if isInnermost {
+                return (parts.joined(separator: "."), true)
+            } else {
+                parts.append("?")  // inside a mapping used as a key
+            }
+        }
+        return (parts.joined(separator: "."), false)
     }
 
     /// The diagnostic for one node past `maxNodes`.

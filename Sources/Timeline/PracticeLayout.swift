@@ -6,11 +6,15 @@ import Recipe
 /// recipe-v1: with `cycles: N` the length is `intro + N × cycle + outro`; with
 /// `duration` the practice holds whole cycles (or whole phases with
 /// `end_on: phase`) and the time left over goes to the outro.
+///
+/// A recipe read by `RecipeLoader` has passed these checks already; they are
+/// repeated here for recipes built in code, so no `Recipe` can make a timeline
+/// past the ceilings.
 struct PracticeLayout {
-    /// The longest file a recipe may make.
-    static let maximumDuration = ExactSeconds(seconds: 24 * 3600)
-    /// The most phases a track may hold (a cue sheet entry each).
-    static let maximumPhases = 200_000
+    /// The longest file a recipe may make (`RecipeLimits.maxDuration`).
+    static let maximumDuration = RecipeLimits.maxDuration
+    /// The most phases a track may hold, a cue sheet entry each (`RecipeLimits.maxPhasesPerTrack`).
+    static let maximumPhases = RecipeLimits.maxPhasesPerTrack
 
     let duration: ExactSeconds
     let practice: ExactSeconds
@@ -29,7 +33,7 @@ struct PracticeLayout {
             guard cycle.nanoseconds <= Self.maximumDuration.nanoseconds / Int64(max(n, 1)) else {
                 throw DiagnosticList([
                     Diagnostic(
-                        "cycles: \(n) cycles of \(cycle)s make more than the 24 h limit",
+                        "cycles: \(n) cycles of \(cycle)s make more than 24 h; expected a track of at most 24 h",
                         at: recipe.location(of: "cycles"))
                 ])
             }
@@ -40,7 +44,7 @@ struct PracticeLayout {
             if duration > Self.maximumDuration {
                 problems.append(
                     Diagnostic(
-                        "cycles: \(n) cycles of \(cycle)s with intro and outro make \(duration)s, over the 24 h limit",
+                        "cycles: \(n) cycles of \(cycle)s with intro and outro make \(duration)s; expected a track of at most 24 h",
                         at: recipe.location(of: "cycles")))
             }
         case .duration(let total):
@@ -75,10 +79,11 @@ struct PracticeLayout {
             phaseCount = count
         }
         if phaseCount > Self.maximumPhases {
+            let key = if case .cycles = recipe.length { "cycles" } else { "duration" }
             problems.append(
                 Diagnostic(
-                    "the track would hold \(phaseCount) phases, over the limit of \(Self.maximumPhases)",
-                    at: recipe.location(of: recipe.locations["cycles"] != nil ? "cycles" : "duration")))
+                    "\(key): the track would hold \(phaseCount) phases; expected at most \(Self.maximumPhases) phases in a track",
+                    at: recipe.location(of: key)))
         }
         if let bed = recipe.bed, bed.fadeIn + bed.fadeOut > duration {
             problems.append(

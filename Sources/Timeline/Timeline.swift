@@ -25,6 +25,7 @@ public struct Timeline: Sendable {
     /// Lays out `recipe` at its output sample rate.
     public init(recipe: Recipe) throws(DiagnosticList) {
         let rate = recipe.output.sampleRate
+        try Self.checkPhasesHoldFrames(recipe)
         let layout = try PracticeLayout(recipe: recipe)
         self.sampleRate = rate
         self.duration = layout.duration
@@ -81,6 +82,25 @@ public struct Timeline: Sendable {
             }
         }
         self.cues = cues
+    }
+
+    /// Refuses a phase shorter than one frame (`1 / sample_rate`): its start and end could round to the
+    /// same frame, an empty phase that the cue sheet cannot hold and no player can show. A phase of at
+    /// least one frame always spans one, wherever it starts: `floor(x + L·rate) ≥ floor(x) + 1` when `L·rate ≥ 1`.
+    static func checkPhasesHoldFrames(_ recipe: Recipe) throws(DiagnosticList) {
+        let rate = recipe.output.sampleRate
+        let short = recipe.pattern.phases.indices.filter {
+            Int128(recipe.pattern.phases[$0].length.nanoseconds) * Int128(rate) < Int128(ExactSeconds.nanosPerSecond)
+        }
+        guard let first = short.first else { return }
+        let phase = recipe.pattern.phases[first]
+        let more = short.count > 1 ? " (and \(short.count - 1) more phase\(short.count > 2 ? "s" : ""))" : ""
+        throw DiagnosticList([
+            Diagnostic(
+                "pattern.phases.\(first): \(phase.kind) lasts \(phase.length)s, less than one frame at \(rate) Hz\(more); "
+                    + "expected a phase of at least one frame (1/\(rate) s)",
+                at: recipe.location(of: "pattern.phases.\(first).length"))
+        ])
     }
 
     /// The section of a kind, if it has any length.

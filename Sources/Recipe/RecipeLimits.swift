@@ -1,0 +1,57 @@
+import AudioCore
+
+/// The ceilings that keep any recipe, however hostile, to bounded time, memory and disk.
+///
+/// One table: each constant names where it is enforced, and every one is
+/// reported as an error at the key (or the place in the text) that breaks it,
+/// never by a crash, a hang or a silent cut. The older names
+/// (`RecipeLoader.maxBytes`, `Units.maxDuration`, `YAMLLimits`, …) read from here.
+public enum RecipeLimits {
+    // MARK: - Text
+
+    /// The largest recipe file: 1 MiB. Checked before parsing (`RecipeLoader`); a
+    /// reader that reads at most one byte more (`RecipeLoader.read`) never holds more.
+    public static let maxBytes = 1 << 20
+    /// The deepest nesting of lists and mappings, the top-level mapping included: 64 (`YAMLReader`).
+    public static let maxDepth = 64
+    /// The most `*alias` uses in one recipe: 100 (`YAMLReader`). Aliases share their
+    /// anchor's nodes, never copy them, so an alias bomb costs what its text costs.
+    public static let maxAliases = 100
+    /// The most YAML nodes (scalars, lists, mappings) in one recipe: 10,000 (`YAMLReader`).
+    public static let maxNodes = 10_000
+    /// The most problems reported for one recipe: 100, then "too many problems" (`DecodeContext`).
+    public static let maxDiagnostics = 100
+
+    // MARK: - Time
+
+    /// The longest length anywhere in a recipe, and the longest track: 24 h
+    /// (`Units.duration` for every length; `cycles` for `intro + N × cycle + outro`).
+    public static let maxDuration = ExactSeconds(seconds: 86_400)
+    /// The most phases in one pattern's cycle: 1,000 (`pattern.phases`).
+    public static let maxPhasesPerPattern = 1000
+    /// Accepted `cycles` values: 1 to 100,000.
+    public static let cycles = 1...100_000
+    /// The most phases in one track: 100,000 (`duration` or `cycles`). Each phase is
+    /// an entry of the cue sheet, a caption and at most one cue event (plus `start`
+    /// and `end`), so this is also the ceiling on cue events: 100,002. It lets
+    /// every phase of a 24 h track be as short as 0.864 s (an 8 h track of 1 s
+    /// phases holds 28,800).
+    public static let maxPhasesPerTrack = 100_000
+    /// The longest cue tone (`cues.<kind>.length`): 60 s. A cue file longer than
+    /// that is an error when the renderer decodes it.
+    public static let maxCueLength = ExactSeconds(seconds: 60)
+    /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
+    public static let maxHarmonics = 16
+
+    // MARK: - Output
+
+    /// Accepted `output.sample_rate` values, in Hz: 8,000 to 384,000.
+    public static let sampleRates = 8000...384_000
+    /// Accepted `output.channels` values: 1 to 8.
+    public static let channelCounts = 1...8
+    /// The most bytes of samples one track can need: 24 h at 384 kHz, 8 channels,
+    /// 4 bytes a sample (`bit_depth: 32f` WAV), about 1.06 TB. A 24 h, 48 kHz
+    /// stereo, 24-bit track is 24.9 GB before compression.
+    public static let maxSampleBytes: Int64 =
+        Int64(maxDuration.nanoseconds / 1_000_000_000) * Int64(sampleRates.upperBound) * Int64(channelCounts.upperBound) * 4
+}
