@@ -54,10 +54,9 @@ public final class TrackRenderer: @unchecked Sendable {
     }
 
     /// Reads and validates a recipe file; its id defaults to the file's name.
+    /// At most 1 MiB + 1 byte is read, so `/dev/zero` or a FIFO costs no more than a recipe.
     public static func load(recipePath: String) throws(DiagnosticList) -> Recipe {
-        let bytes = try readRecipe(recipePath)
-        let name = ((recipePath as NSString).lastPathComponent as NSString).deletingPathExtension
-        return try RecipeLoader.parse(bytes, file: recipePath, defaultID: name)
+        try RecipeLoader.load(path: recipePath)
     }
 
     /// Renders a loaded recipe to `outputPath` (default `<id>.<format>` in the current folder),
@@ -287,20 +286,6 @@ public final class TrackRenderer: @unchecked Sendable {
             throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)
         }
         return meter.finish()
-    }
-
-    private static func readRecipe(_ path: String) throws(DiagnosticList) -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw DiagnosticList([Diagnostic("no such recipe file", file: path, kind: .noInput)])
-        }
-        guard !isDirectory.boolValue else {
-            throw DiagnosticList([Diagnostic("is a folder, not a recipe file", file: path, kind: .noInput)])
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DiagnosticList([Diagnostic("cannot read the recipe (permission denied?)", file: path, kind: .noInput)])
-        }
-        return [UInt8](data)
     }
 
     /// The output's folder must exist and be a folder: like `cp` or `flac -o`, render does not invent folders.
