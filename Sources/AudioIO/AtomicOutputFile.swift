@@ -6,10 +6,22 @@ import Foundation
 ///
 /// The data goes to an unnamed file in the destination folder (Linux
 /// `O_TMPFILE`): if the process dies, by error, signal or SIGKILL, the file
-/// vanishes with it. `commit()` links it under a temporary name and renames
-/// that over the destination, so an existing file stays untouched until its
-/// replacement is whole. Where `O_TMPFILE` is unsupported, a hidden named
-/// temporary file is used and deleted on error, SIGINT, SIGTERM and SIGHUP.
+/// vanishes with it. `commit()` links it straight under its name when nothing is
+/// there; to replace a file it links it under a hidden staging name
+/// (`.NAME.PID.N.tmp`) and renames that over the destination, so an existing file
+/// stays untouched until its replacement is whole. Where `O_TMPFILE` is
+/// unsupported, the data is written to that staging name from the start, and the
+/// file is deleted on error, SIGINT, SIGTERM and SIGHUP.
+///
+/// Only SIGKILL (or a lost machine) can leave a staging file behind: for the whole
+/// render without `O_TMPFILE`, and otherwise only in the instant between the link
+/// and the rename of a replacement. `removeLeftovers(in:names:)` deletes those of
+/// processes that are gone; the catalog and the single render call it, so the
+/// next run of the same output cleans up.
+///
+/// The destination is replaced, never written through: a symbolic link there is
+/// replaced by the new file (its target is untouched), and a folder, device, pipe
+/// or socket there is an error.
 public final class AtomicOutputFile {
     public let path: String
     /// The open, readable and writable descriptor of the data.
@@ -21,12 +33,8 @@ public final class AtomicOutputFile {
     /// Creates the hidden file in `path`'s folder, which must exist.
     public init(path: String) throws(AudioError) {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
-        let directory = folder.isEmpty ? "." : folder
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw AudioError(file: path, operation: "create", reason: "is a directory", kind: .cannotCreate)
-        }
+        try Self.checkDestination(path)
+        let directory = Self.folder(of: path)
         let fd = cadence_open_tmpfile(directory)
         if fd >= 0 {
             fileDescriptor = fd
@@ -35,23 +43,29 @@ public final class AtomicOutputFile {
         let unnamedError = errno
         guard unnamedError == EOPNOTSUPP || unnamedError == EISDIR || unnamedError == EINVAL else {
             throw AudioError(
-                file: path, operation: "create", reason: "cannot create a file in \(directory): \(String(cString: strerror(unnamedError)))",
+                file: path, operation: "create", reason: "cannot create a file in \(directory): \(Self.describe(unnamedError))",
                 kind: .cannotCreate)
         }
+        // no O_TMPFILE here: write to the staging name, deleted if a signal ends the process
         cadence_install_cleanup_handlers()
-        let name = (path as NSString).lastPathComponent
-        var template = Array("\(directory)/.\(name).XXXXXX".utf8CString)
-        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard named >= 0 else {
-            throw AudioError(
-                file: path, operation: "create", reason: "cannot create a file in \(directory): \(String(cString: strerror(errno)))",
-                kind: .cannotCreate)
+        var attempt = 0
+        while true {
+            let candidate = Self.stagingName(for: path, attempt: attempt)
+            let named = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if named >= 0 {
+                fileDescriptor = named
+                namedTemp = candidate
+                slot = cadence_register_temp(candidate)
+                return
+            }
+            let failure = errno
+            guard failure == EEXIST, attempt < 100 else {
+                throw AudioError(
+                    file: path, operation: "create", reason: "cannot create a file in \(directory): \(Self.describe(failure))",
+                    kind: .cannotCreate)
+            }
+            attempt += 1
         }
-        let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [0])
-        fchmod(named, 0o644)
-        fileDescriptor = named
-        namedTemp = tempPath
-        slot = cadence_register_temp(tempPath)
     }
 
     deinit { discard() }
@@ -63,6 +77,34 @@ public final class AtomicOutputFile {
         try file.commit()
     }
 
+    /// Checks, before any work, that a file can be put at `path`: the name is not a
+    /// folder (nor ends in `/`), not a device, pipe or socket, and its folder exists
+    /// and can be written to. A symbolic link is fine: it will be replaced.
+    public static func checkDestination(_ path: String) throws(AudioError) {
+        func refuse(_ reason: String) -> AudioError { AudioError(file: path, operation: "create", reason: reason, kind: .cannotCreate) }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            var target = stat()
+            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+                || ((info.st_mode & S_IFMT) == S_IFLNK && stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFDIR)
+            if isFolder { throw refuse("is a directory") }
+            let type = info.st_mode & S_IFMT
+            if type != S_IFREG && type != S_IFLNK {
+                throw refuse("is a device, pipe or socket, not a regular file; render only writes files")
+            }
+        }
+        if path.hasSuffix("/") { throw refuse("the name ends in '/', a folder; the output is a file") }
+        let directory = folder(of: path)
+        var folderInfo = stat()
+        guard stat(directory, &folderInfo) == 0 else {
+            throw refuse(errno == ENOENT ? "the folder \(directory) does not exist" : "cannot use the folder \(directory): \(describe(errno))")
+        }
+        guard (folderInfo.st_mode & S_IFMT) == S_IFDIR else { throw refuse("\(directory) is not a folder") }
+        guard access(directory, W_OK | X_OK) == 0 else {
+            throw refuse("cannot create a file in \(directory): \(describe(errno))")
+        }
+    }
+
     /// Writes all of `bytes` at the current offset (for text outputs like the cue sheet).
     public func write(_ bytes: [UInt8]) throws(AudioError) {
         var offset = 0
@@ -70,7 +112,7 @@ public final class AtomicOutputFile {
             let n = bytes.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw AudioError(file: path, operation: "write", reason: String(cString: strerror(errno)), kind: .ioError)
+                throw Self.writeError(path: path, operation: "write", errno)
             }
             offset += n
         }
@@ -104,46 +146,124 @@ public final class AtomicOutputFile {
     public func commit() throws(AudioError) {
         guard !done else { return }
         guard fsync(fileDescriptor) == 0 else {
-            throw AudioError(file: path, operation: "fsync", reason: String(cString: strerror(errno)), kind: .ioError)
+            throw Self.writeError(path: path, operation: "fsync", errno)
         }
         let staged: String
         if let namedTemp {
             staged = namedTemp
         } else {
-            let folder = (path as NSString).deletingLastPathComponent
-            let name = (path as NSString).lastPathComponent
-            // the staged name is visible until the rename: a signal in between must remove it
+            // nothing there yet: link the whole file straight under its name (nothing staged, nothing to leave)
+            if cadence_link_tmpfile(fileDescriptor, path) == 0 {
+                finish()
+                return
+            }
+            guard errno == EEXIST else {
+                throw AudioError(file: path, operation: "linkat", reason: Self.describe(errno), kind: .cannotCreate)
+            }
+            // replacing: the staged name is visible until the rename, and a signal in between must remove it
             cadence_install_cleanup_handlers()
             var attempt = 0
             while true {
-                let candidate = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(attempt).tmp"
-                slot = cadence_register_temp(candidate)
-                if cadence_link_tmpfile(fileDescriptor, candidate) == 0 { staged = candidate; break }
+                let candidate = Self.stagingName(for: path, attempt: attempt)
+                if cadence_link_tmpfile(fileDescriptor, candidate) == 0 {
+                    slot = cadence_register_temp(candidate)
+                    staged = candidate
+                    break
+                }
                 let failure = errno
-                cadence_unregister_temp(slot)
-                slot = -1
                 guard failure == EEXIST, attempt < 100 else {
-                    throw AudioError(file: path, operation: "linkat", reason: String(cString: strerror(failure)), kind: .cannotCreate)
+                    throw AudioError(file: path, operation: "linkat", reason: Self.describe(failure), kind: .cannotCreate)
                 }
                 attempt += 1
             }
         }
         guard rename(staged, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = Self.describe(errno)
             unlink(staged)
+            cadence_unregister_temp(slot)
+            slot = -1
+            namedTemp = nil
             throw AudioError(file: path, operation: "rename", reason: reason, kind: .cannotCreate)
         }
-        done = true
-        cadence_unregister_temp(slot)
-        close(fileDescriptor)
+        namedTemp = nil
+        finish()
     }
 
     /// Throws the data away; the destination is left as it was.
     public func discard() {
         guard !done else { return }
-        done = true
         if let namedTemp { unlink(namedTemp) }
+        finish()
+    }
+
+    private func finish() {
+        done = true
         cadence_unregister_temp(slot)
+        slot = -1
         close(fileDescriptor)
+    }
+
+    // MARK: - Staging names and their leftovers
+
+    /// `.NAME.PID.N.tmp` beside `path`: hidden, and naming the process that made it.
+    static func stagingName(for path: String, attempt: Int) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(attempt).tmp"
+    }
+
+    /// The output name and process of a staging file name, or nil for any other name.
+    static func parseStagingName(_ entry: String) -> (name: String, pid: pid_t)? {
+        guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
+        let parts = entry.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        func isNumber(_ s: Substring) -> Bool { !s.isEmpty && s.count <= 10 && s.utf8.allSatisfy { (48...57).contains($0) } }
+        guard parts.count >= 3, isNumber(parts[parts.count - 2]), isNumber(parts[parts.count - 1]),
+            let pid = pid_t(parts[parts.count - 2]), pid > 0
+        else { return nil }
+        let name = parts.dropLast(2).joined(separator: ".")
+        return name.isEmpty ? nil : (name, pid)
+    }
+
+    /// Deletes the staging files (`.NAME.PID.N.tmp`) in `folder` that a killed process left:
+    /// those whose process is gone (or is this one, which must have no output of those names
+    /// in progress), for the output names in `names` (every name when nil). Returns what it deleted.
+    @discardableResult
+    public static func removeLeftovers(in folder: String, names: Set<String>? = nil) -> [String] {
+        let directory = folder.isEmpty ? "." : folder
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for entry in entries.sorted() {
+            guard let (name, pid) = parseStagingName(entry), names?.contains(name) ?? true else { continue }
+            let alive = pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM)
+            guard !alive else { continue }
+            let full = (directory as NSString).appendingPathComponent(entry)
+            var info = stat()
+            guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            if unlink(full) == 0 { removed.append(entry) }
+        }
+        return removed
+    }
+
+    // MARK: - Errors
+
+    private static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// `strerror`, and for a full disk words that say so.
+    static func describe(_ code: Int32) -> String {
+        switch code {
+        case ENOSPC: "no space left on device (the disk is full)"
+        case EDQUOT: "disk quota exceeded"
+        default: String(cString: strerror(code))
+        }
+    }
+
+    /// A failed write or fsync: a full disk, a quota or a size limit mean the output cannot
+    /// be created there (73); anything else is an I/O error (74).
+    static func writeError(path: String, operation: String, _ code: Int32) -> AudioError {
+        let kind: FailureKind = [ENOSPC, EDQUOT, EFBIG, EROFS].contains(code) ? .cannotCreate : .ioError
+        return AudioError(file: path, operation: operation, reason: describe(code), kind: kind)
     }
 }

@@ -34,6 +34,8 @@ public final class CatalogRenderer: @unchecked Sendable {
     private var todo: [PlannedTrack] = []
     private var next = 0
     private var results = Summary()
+    /// Manifest entries of tracks being rendered again, by id, until their new files are in place.
+    private var replaced: [String: Manifest.Entry] = [:]
 
     public init(output: String, assets: String?, jobs: Int, progress: Progress) {
         self.output = output
@@ -47,7 +49,11 @@ public final class CatalogRenderer: @unchecked Sendable {
         let started = Date()
         var summary = Summary()
         summary.failed = plan.failures
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try Self.makeFolder(output)
+        // fail at once, not after every track, when nothing can be created there
+        try AtomicOutputFile.checkDestination(path(Manifest.fileName))
+        // staging files of a killed run (see AtomicOutputFile) go before anything is written
+        AtomicOutputFile.removeLeftovers(in: output)
         let previous = (try? Manifest.read(folder: output)) ?? nil
 
         var tracks = plan.tracks
@@ -79,6 +85,9 @@ public final class CatalogRenderer: @unchecked Sendable {
                 progress.finished(track.recipe.file, status: "up to date")
             } else {
                 todo.append(track)
+                // its files are about to be replaced one by one: the manifest stops vouching for
+                // them now, and takes the old entry back only if the render fails with them intact
+                if let old = entries.removeValue(forKey: track.recipe.id) { replaced[old.id] = old }
             }
         }
         todo.sort { $0.frames != $1.frames ? $0.frames > $1.frames : $0.recipe.id < $1.recipe.id }
@@ -123,13 +132,17 @@ public final class CatalogRenderer: @unchecked Sendable {
                     if let manifestError { throw manifestError }
                     progress.finished(track.recipe.file, status: "rendered", seconds: seconds)
                 } catch let error as DiagnosticList {
+                    let previous = intactPrevious(of: track.recipe.id)
                     lock.lock()
                     results.failed.append((track.recipe.file, error.diagnostics))
+                    restore(previous)
                     lock.unlock()
                     progress.finished(track.recipe.file, status: "FAILED")
                 } catch {
+                    let previous = intactPrevious(of: track.recipe.id)
                     lock.lock()
                     results.failed.append((track.recipe.file, [Diagnostic("\(error)", file: track.recipe.file, kind: .cannotCreate)]))
+                    restore(previous)
                     lock.unlock()
                     progress.finished(track.recipe.file, status: "FAILED")
                 }
@@ -146,11 +159,44 @@ public final class CatalogRenderer: @unchecked Sendable {
 
     private func path(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
 
+    /// Creates the bundle folder and the folders above it, with an error that names the one that failed.
+    private static func makeFolder(_ folder: String) throws(AudioError) {
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw AudioError(file: folder, operation: "mkdir", reason: "a file of that name is in the way", kind: .cannotCreate)
+            }
+            return
+        }
+        let parent = (folder as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != folder && parent != "/" { try makeFolder(parent) }
+        guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
+            throw AudioError(file: folder, operation: "mkdir", reason: String(cString: strerror(errno)), kind: .cannotCreate)
+        }
+    }
+
     /// The entry's files exist with the size the manifest records.
     private func isOnDisk(_ entry: Manifest.Entry) -> Bool {
         let attributes = try? FileManager.default.attributesOfItem(atPath: path(entry.file))
         let size = (attributes?[.size] as? NSNumber)?.int64Value
         return size == entry.bytes && ([entry.cues] + (entry.sidecars ?? [])).allSatisfy { FileManager.default.fileExists(atPath: path($0)) }
+    }
+
+    /// The manifest entry a failed track had before this run, if its files are still those it describes.
+    private func intactPrevious(of id: String) -> Manifest.Entry? {
+        lock.lock()
+        let old = replaced[id]
+        lock.unlock()
+        // the audio is committed first: while it is the old one, no file of the track was replaced
+        guard let old, isOnDisk(old), SHA256Hasher.hex(ofFile: path(old.file)) == old.sha256 else { return nil }
+        return old
+    }
+
+    /// Lists a failed track's old, intact version again (caller holds the lock).
+    private func restore(_ entry: Manifest.Entry?) {
+        guard let entry, entries[entry.id] == nil else { return }
+        entries[entry.id] = entry
+        try? writeManifest()
     }
 
     /// Deletes a track that is no longer in the catalog.

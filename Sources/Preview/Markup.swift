@@ -7,7 +7,8 @@ enum Markup {
     ///
     /// Characters that XML 1.0 forbids (C0 controls other than tab, LF and CR,
     /// U+FFFE, U+FFFF) become U+FFFD so that an SVG stays well-formed whatever a
-    /// title holds; CR becomes a character reference so it survives parsing.
+    /// title holds, and so do DEL and the C1 controls (U+0080–U+009F), which HTML
+    /// parsers report as errors; CR becomes a character reference so it survives parsing.
     static func text(_ s: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
@@ -20,7 +21,7 @@ enum Markup {
             case "'": out += "&#39;"
             case "\r": out += "&#13;"
             case "\t", "\n": out.unicodeScalars.append(u)
-            case _ where u.value < 0x20 || u.value == 0x7F || u.value == 0xFFFE || u.value == 0xFFFF:
+            case _ where u.value < 0x20 || (0x7F...0x9F).contains(u.value) || u.value == 0xFFFE || u.value == 0xFFFF:
                 out += "\u{FFFD}"
             default: out.unicodeScalars.append(u)
             }

@@ -1,4 +1,5 @@
 import AudioCore
+import AudioIO
 import Catalog
 import Foundation
 import Render
@@ -19,6 +20,10 @@ enum CatalogCommand {
         let summary: CatalogRenderer.Summary
         do {
             summary = try renderer.run(plan: plan, shard: options.shard)
+        } catch let error as AudioError {
+            progress.end()
+            printError("\(error.diagnostic)")
+            return error.kind.rawValue
         } catch {
             progress.end()
             printError("\(output): error: \(error)")

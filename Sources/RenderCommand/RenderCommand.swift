@@ -1,4 +1,5 @@
 import AudioCore
+import AudioIO
 import Catalog
 import Foundation
 import Render
@@ -91,9 +92,18 @@ public enum RenderCommand {
 
     private static func render(recipe: String, options: Options) -> Int32 {
         let started = Date()
-        do {
+        do throws(DiagnosticList) {
+            // an -o that names a folder, a device or an unwritable place fails before the work, not after
+            if let output = options.output {
+                do throws(AudioError) { try AtomicOutputFile.checkDestination(output) } catch { throw DiagnosticList([error.diagnostic]) }
+            }
             let track = try TrackRenderer().render(
                 recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars)
+            // staging files a killed render of these outputs left (see AtomicOutputFile)
+            let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
+            for (folder, paths) in Dictionary(grouping: written, by: { ($0 as NSString).deletingLastPathComponent }) {
+                AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { ($0 as NSString).lastPathComponent }))
+            }
             if !options.quiet {
                 let seconds = Double(track.frames) / Double(track.sampleRate)
                 let elapsed = Date().timeIntervalSince(started)

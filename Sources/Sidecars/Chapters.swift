@@ -56,13 +56,14 @@ extension CueSheet {
         return result
     }
 
-    /// Markers: the start of every phase with its label, and of the intro and outro.
+    /// Markers: the start of every phase with its label (one line of plain text, `PlainText`),
+    /// and of the intro and outro.
     public var markers: [Marker] {
         var result: [Marker] = []
         for section in sections where section.kind != "practice" && section.endFrame > section.startFrame {
             result.append(Marker(frame: section.startFrame, label: Self.sectionTitle(section.kind)))
         }
-        result += phases.map { Marker(frame: $0.startFrame, label: $0.label) }
+        result += phases.map { Marker(frame: $0.startFrame, label: PlainText.line($0.label)) }
         // stable: by frame, sections before phases at the same frame
         return result.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
     }

@@ -29,7 +29,7 @@ public enum PodcastChapters {
 }
 
 /// Chapter comments for FLAC and Ogg (`CHAPTER001=00:00:10.000`, `CHAPTER001NAME=Box Breathing`),
-/// the scheme players such as foobar2000, VLC and mpv read.
+/// the scheme players such as foobar2000, VLC and mpv read. Names are one line of plain text (`PlainText`).
 public enum ChapterComments {
     public static func comments(of sheet: CueSheet) -> [(String, String)] {
         var out: [(String, String)] = []
@@ -37,7 +37,7 @@ public enum ChapterComments {
             let n = String(i + 1)
             let key = "CHAPTER" + String(repeating: "0", count: max(0, 3 - n.count)) + n
             out.append((key, Timestamp.clock(chapter.startFrame, rate: sheet.audio.sampleRate)))
-            out.append((key + "NAME", chapter.title))
+            out.append((key + "NAME", PlainText.line(chapter.title)))
         }
         return out
     }

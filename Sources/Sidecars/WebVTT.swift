@@ -17,9 +17,10 @@ public enum WebVTT {
         return out
     }
 
-    /// One line of text: line breaks and `-->` would end or break a cue.
+    /// One line of text: line breaks and `-->` would end or break a cue, and control characters
+    /// have no place in captions (`PlainText.line`).
     static func line(_ s: String) -> String {
-        s.map { $0.isNewline ? " " : String($0) }.joined().replacingOccurrences(of: "-->", with: "→")
+        PlainText.line(s).replacingOccurrences(of: "-->", with: "→")
     }
 
     /// Cue payloads are HTML-like: `&`, `<` and `>` must be written as entities.

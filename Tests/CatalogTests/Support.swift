@@ -419,3 +419,96 @@ func hasDiagnostic(_ lines: [String], file: String, line: Int, column: Int? = ni
     let pattern = "(^|/)" + location + ": error: "
     return lines.contains { $0.range(of: pattern, options: .regularExpression) != nil }
 }
+
+// MARK: - Faults and confinement
+
+/// `.NAME.PID.N.tmp`: the hidden name an output has while it is staged (see AtomicOutputFile),
+/// as the output's name and the process that made it; nil for any other name.
+func stagingName(_ entry: String) -> (name: String, pid: pid_t)? {
+    guard entry.hasPrefix("."), entry.hasSuffix(".tmp") else { return nil }
+    let parts = entry.dropFirst().dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+    func isNumber(_ s: Substring) -> Bool { !s.isEmpty && s.utf8.allSatisfy { (48...57).contains($0) } }
+    guard parts.count >= 3, isNumber(parts[parts.count - 1]), isNumber(parts[parts.count - 2]),
+        let pid = pid_t(parts[parts.count - 2])
+    else { return nil }
+    return (parts.dropLast(2).joined(separator: "."), pid)
+}
+
+/// Moments to kill a run of `duration` seconds at: one in each of `count` equal slices,
+/// at a place in it drawn from `seed` (reproducible, and spread over the whole run).
+func killTimes(count: Int, over duration: Double, seed: UInt64) -> [Double] {
+    var random = TestRandom(seed: seed)
+    return (0..<count).map { i in duration * (Double(i) + 0.05 + 0.9 * (random.bipolar() + 1) / 2) / Double(count) }
+}
+
+/// Sleeps until `seconds` after `start`.
+func sleep(until seconds: Double, after start: Date) {
+    let left = seconds - Date().timeIntervalSince(start)
+    if left > 0 { usleep(useconds_t(left * 1_000_000)) }
+}
+
+/// What `lstat` says of every entry under `root` (hidden ones and symbolic links included,
+/// links not followed), by relative path: type, mode, size, inode and modification time.
+func treeSnapshot(_ root: String) -> [String: String] {
+    var out: [String: String] = [:]
+    func visit(_ relative: String) {
+        let full = relative.isEmpty ? root : root + "/" + relative
+        var info = stat()
+        guard lstat(full, &info) == 0 else { return }
+        let mtime = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        if !relative.isEmpty {
+            out[relative] = "mode \(String(info.st_mode, radix: 8)), \(info.st_size) bytes, inode \(info.st_ino), mtime \(mtime)"
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR, let names = try? FileManager.default.contentsOfDirectory(atPath: full) else { return }
+        for name in names.sorted() { visit(relative.isEmpty ? name : relative + "/" + name) }
+    }
+    visit("")
+    return out
+}
+
+/// The paths whose entry differs between two snapshots, or that are in one only.
+func snapshotChanges(_ before: [String: String], _ after: [String: String]) -> [String] {
+    Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted()
+}
+
+/// `render` and its arguments as an unprivileged user (nobody, 65534) when the tests run as
+/// root, who would pass every permission check; as another user, unchanged.
+func unprivileged(_ arguments: [String]) throws -> (executable: String, arguments: [String]) {
+    let render = try renderPath()
+    guard geteuid() == 0 else { return (render, arguments) }
+    guard let setpriv = which("setpriv") else {
+        throw TestFailure("running render as an unprivileged user needs setpriv (Debian: util-linux)")
+    }
+    return (setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", render] + arguments)
+}
+
+/// A small tmpfs mounted on a folder for one test, and unmounted when released.
+final class SmallDisk {
+    /// Mounting is not permitted here (not root, or a container without CAP_SYS_ADMIN).
+    struct Refused: Error { let reason: String }
+
+    let path: String
+
+    init(at path: String, bytes: Int) throws {
+        guard let mount = which("mount") else { throw Refused(reason: "no 'mount' command") }
+        let result = try run(mount, ["-t", "tmpfs", "-o", "size=\(bytes),mode=0755", "tmpfs", path], timeLimit: 30)
+        guard result.status == 0, !result.signaled else {
+            throw Refused(reason: "mount -t tmpfs failed (\(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        }
+        self.path = path
+    }
+
+    deinit {
+        guard let umount = which("umount") else { return }
+        if (try? run(umount, [path], timeLimit: 30))?.status != 0 { _ = try? run(umount, ["-l", path], timeLimit: 30) }
+    }
+}
+
+/// Mounts a small disk, or cancels the test (reported as skipped, with the reason) where mounting is not permitted.
+func mountSmallDisk(at path: String, bytes: Int) throws -> SmallDisk {
+    do {
+        return try SmallDisk(at: path, bytes: bytes)
+    } catch let refused as SmallDisk.Refused {
+        try Test.cancel("a full disk needs a small tmpfs, and mounting one is not permitted here: \(refused.reason)")
+    }
+}

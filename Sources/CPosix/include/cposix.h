@@ -8,6 +8,8 @@
 
 /// Opens an unnamed file in `dir` (Linux O_TMPFILE); -1 with errno set when the
 /// file system cannot do it. The file vanishes if the process dies before it is linked.
+/// With CADENCE_NO_O_TMPFILE=1 in the environment it always fails with EOPNOTSUPP, so
+/// tests can take the path of file systems without O_TMPFILE.
 int cadence_open_tmpfile(const char *dir);
 
 /// Gives the unnamed file `fd` the name `path` (linkat through /proc/self/fd).
