@@ -76,9 +76,10 @@ enum BadInputCorpus {
 
 @Suite("The bad-input corpus through render")
 struct BadInputCommandLineTests {
-    /// Wall time a case may take through the binary, process start included (the in-process
-    /// limit of BadInputCorpusTests is 1 s; this one leaves room for a busy machine).
-    static let timeLimit = 5.0
+    /// Wall time a case may take through the binary, process start included: a guard against
+    /// hangs, not a speed test. The 1 s requirement is checked in-process by BadInputCorpusTests;
+    /// through the binary a debug or sanitizer build on a loaded 2-core machine took up to 6 s.
+    static let timeLimit = 30.0
 
     @Test("exit status and file:line:col of each case", arguments: BadInputCorpus.cases)
     func rendered(_ corpusCase: BadInputCorpus.Case) throws {
