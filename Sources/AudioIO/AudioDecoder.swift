@@ -13,6 +13,13 @@ public enum AudioDecoder {
     /// `input` limits the source frames converted (decoded from the start, the frames
     /// before the range are read and dropped): the conversion then starts and ends there,
     /// as if the file held only that range. Used to convert a long bed in parallel pieces.
+    ///
+    /// A file whose header claims more than `maximumFrames` (at the output rate) is refused
+    /// before anything is decoded. One that holds less than its header claims (a WAV cut
+    /// short, a FLAC STREAMINFO that overstates its length) is decoded as far as it goes;
+    /// a decoder error on the way (a FLAC stream that loses sync) throws. A file that yields
+    /// no frame at all throws, except for an `input` range starting past its end, which
+    /// yields nothing.
     @discardableResult
     public static func decode(
         path: String, sampleRate: Int, channels: Int, maximumFrames: Int64,
@@ -20,6 +27,7 @@ public enum AudioDecoder {
         sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
     ) throws(AudioError) -> Int64 {
         let reader = try SoundFileReader(path: path)
+        try checkClaimedLength(of: reader, sampleRate: sampleRate, maximumFrames: maximumFrames)
         var sourcePosition: Int64 = 0
         let source = reader.channels
         let work = source == 1 ? 1 : channels
@@ -43,7 +51,7 @@ public enum AudioDecoder {
             guard produced <= maximumFrames else {
                 throw AudioError(
                     file: path, operation: "decode",
-                    reason: "longer than the limit of \(maximumFrames / Int64(sampleRate)) s at \(sampleRate) Hz", kind: .data)
+                    reason: "the audio is longer than the limit of \(duration(maximumFrames, rate: sampleRate))", kind: .data)
             }
             if work == channels {
                 try sink(samples, frames)
@@ -99,10 +107,40 @@ public enum AudioDecoder {
                 if !ended && used == 0 && generated == 0 { break }
             }
         }
-        guard produced > 0 else {
-            throw AudioError(file: path, operation: "sf_readf_float", reason: "no audio could be read", kind: .data)
+        guard produced > 0 || (input?.lowerBound ?? 0) > 0 else {
+            let claim = reader.knownFrames.map {
+                " although the header claims \(duration($0, rate: reader.sampleRate)) (\($0) frames)"
+            }
+            throw AudioError(
+                file: path, operation: "decode",
+                reason: "no audio could be decoded\(claim ?? ""): the file is damaged, cut short or holds no frames", kind: .data)
         }
         return produced
+    }
+
+    /// Throws when the length `reader`'s header claims, converted to `sampleRate`, is over
+    /// `maximumFrames`: a long or lying file is refused before any of it is decoded
+    /// (a FLAC STREAMINFO can claim 2^36 frames in a few bytes). A header that does not
+    /// say (`knownFrames` nil) passes; decoding then stops at the limit.
+    public static func checkClaimedLength(of reader: SoundFileReader, sampleRate: Int, maximumFrames: Int64) throws(AudioError) {
+        guard let claimed = reader.knownFrames else { return }
+        // in floating point: 2^63 frames × 384000 Hz must not overflow
+        let converted = Double(claimed) * Double(sampleRate) / Double(reader.sampleRate)
+        guard converted <= Double(maximumFrames) else {
+            throw AudioError(
+                file: reader.path, operation: "open",
+                reason:
+                    "the header claims \(duration(claimed, rate: reader.sampleRate)) of audio (\(claimed) frames at \(reader.sampleRate) Hz), longer than the limit of \(duration(maximumFrames, rate: sampleRate))",
+                kind: .data)
+        }
+    }
+
+    /// `frames` at `rate` as text: `60 s`, `1 h 30 min`, `432 h`.
+    static func duration(_ frames: Int64, rate: Int) -> String {
+        let seconds = Double(frames) / Double(rate)
+        if seconds < 3600 { return seconds.rounded() == seconds ? "\(Int64(seconds)) s" : String(format: "%.3f s", seconds) }
+        let minutes = Int64(seconds / 60)
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
     }
 
     private static func map(_ raw: [Float], source: Int, into mapped: inout [Float], work: Int, frames: Int) {

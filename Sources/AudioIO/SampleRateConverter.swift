@@ -7,16 +7,33 @@ public final class SampleRateConverter {
         case best = 0, medium = 1, fastest = 2  // SRC_SINC_BEST_QUALITY, _MEDIUM_, _FASTEST
     }
 
+    /// The largest conversion factor, up or down: libsamplerate's `SRC_MAX_RATIO`.
+    ///
+    /// With sources of `SoundFileReader.rateRange` and outputs of 8–384 kHz, only a
+    /// source under 1500 Hz rendered over 256 times its rate (1000 Hz at 384 kHz)
+    /// goes past it, and is refused.
+    public static let ratioLimit = 256
+
     public let channels: Int
     public let ratio: Double
     private let name: String
     private var state: OpaquePointer?
 
     /// `src_new` for `channels` interleaved channels, converting `inputRate` → `outputRate`.
+    /// Rates that are not positive, or further apart than `ratioLimit`, throw `.data`.
     public init(channels: Int, inputRate: Int, outputRate: Int, quality: Quality = .medium, name: String) throws(AudioError) {
         self.channels = channels
-        self.ratio = Double(outputRate) / Double(inputRate)
         self.name = name
+        let limit = Double(Self.ratioLimit)
+        guard inputRate > 0, outputRate > 0,
+            Double(outputRate) <= Double(inputRate) * limit, Double(inputRate) <= Double(outputRate) * limit
+        else {
+            throw AudioError(
+                file: name, operation: "resample",
+                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (libsamplerate converts by at most \(Self.ratioLimit)× up or down)",
+                kind: .data)
+        }
+        self.ratio = Double(outputRate) / Double(inputRate)
         var error: Int32 = 0
         guard let state = src_new(quality.rawValue, Int32(channels), &error) else {
             throw AudioError(file: name, operation: "src_new", reason: String(cString: src_strerror(error)), kind: .software)
@@ -25,7 +42,7 @@ public final class SampleRateConverter {
         guard src_is_valid_ratio(ratio) != 0 else {
             throw AudioError(
                 file: name, operation: "src_new",
-                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (ratio out of range)", kind: .data)
+                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (libsamplerate refuses the ratio)", kind: .data)
         }
     }
 

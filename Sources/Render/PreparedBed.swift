@@ -9,24 +9,44 @@ import Foundation
 /// once per file and output format and every loop pass reads the result.
 /// `BedCache` shares them between the passes of a render (and between tracks).
 public final class PreparedBed: @unchecked Sendable {
+    /// The longest bed, in seconds of audio: 24 h, the longest track.
+    ///
+    /// A bed whose header claims more is refused before decoding; one whose
+    /// header does not say (an Ogg or FLAC stream of unknown length) stops with an
+    /// error when it gets there. Nothing is allocated from a claimed length: the
+    /// scratch file grows with the frames actually decoded.
+    public static let maximumSeconds = 24 * 3600
+
     public let frames: Int64
     public let channels: Int
     let store: ScratchFile
 
     init(path: String, sampleRate: Int, channels: Int) throws(AudioError) {
-        let store = try ScratchFile(channels: channels, name: path)
-        let maximum = Int64(sampleRate) * 24 * 3600
+        let maximum = Int64(sampleRate) * Int64(Self.maximumSeconds)
         let source = try SoundFileReader(path: path)
-        if let (cut, lead) = Self.cut(frames: source.frames, from: source.sampleRate, to: sampleRate) {
-            self.frames = try Self.convertInTwo(
-                path: path, sampleRate: sampleRate, channels: channels, sourceRate: source.sampleRate,
-                sourceFrames: source.frames, cut: cut, lead: lead, maximum: maximum, into: store)
-        } else {
-            self.frames = try AudioDecoder.decode(path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum) {
+        try AudioDecoder.checkClaimedLength(of: source, sampleRate: sampleRate, maximumFrames: maximum)
+        let sourceRate = source.sampleRate
+        let claimed = source.knownFrames
+        source.close()
+        var store = try ScratchFile(channels: channels, name: path)
+        var frames: Int64?
+        if let claimed, let (cut, lead) = Self.cut(frames: claimed, from: sourceRate, to: sampleRate) {
+            // nil when the file holds less than its header claims and the halves do not meet
+            frames = try Self.convertInTwo(
+                path: path, sampleRate: sampleRate, channels: channels, sourceRate: sourceRate,
+                sourceFrames: claimed, cut: cut, lead: lead, maximum: maximum, into: store)
+            if frames == nil { store = try ScratchFile(channels: channels, name: path) }
+        }
+        if frames == nil {
+            frames = try AudioDecoder.decode(path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum) {
                 (p, n) throws(AudioError) in try store.append(p, frames: n)
             }
         }
-        source.close()
+        // the loop period is the bed's length: it must not be 0 (decode throws first; this is the guard)
+        guard let frames, frames > 0 else {
+            throw AudioError(file: path, operation: "decode", reason: "no audio could be decoded", kind: .data)
+        }
+        self.frames = frames
         self.store = store
         self.channels = channels
         StageClock.shared.countBed()
@@ -35,8 +55,11 @@ public final class PreparedBed: @unchecked Sendable {
     /// Where a bed that needs resampling is cut in two, on a source frame whose output
     /// time is a whole frame, with a lead of about half a second (for the sinc filter to
     /// fill with real samples); nil for beds too short to be worth it or at the output rate.
+    ///
+    /// `frames` is the header's claim, at most `maximumSeconds` long (so `cut × output`
+    /// stays far inside `Int64`).
     static func cut(frames: Int64, from rate: Int, to output: Int) -> (cut: Int64, lead: Int64)? {
-        guard rate != output, frames >= 20 * Int64(rate) else { return nil }
+        guard rate != output, frames >= 20 * Int64(rate), frames / Int64(rate) <= Int64(maximumSeconds) else { return nil }
         var a = rate, b = output
         while b != 0 { (a, b) = (b, a % b) }
         let step = Int64(rate / a)  // source frames between instants that fall on output frames
@@ -46,7 +69,10 @@ public final class PreparedBed: @unchecked Sendable {
         return (cut, lead)
     }
 
-    /// Resamples [0, cut) and [cut, end) on two threads into their places in `store`.
+    /// Resamples [0, cut) and [cut, end) on two threads into their places in `store`;
+    /// returns the frames written, or nil when the file ended before the cut's place in
+    /// the output (its header claims more than it holds), leaving the caller to decode
+    /// it in one piece.
     ///
     /// Each piece is converted with real samples on both sides of the cut (the first runs
     /// on `lead` frames past it, the second starts `lead` frames before it) and keeps
@@ -56,7 +82,7 @@ public final class PreparedBed: @unchecked Sendable {
     private static func convertInTwo(
         path: String, sampleRate: Int, channels: Int, sourceRate: Int, sourceFrames: Int64, cut: Int64, lead: Int64,
         maximum: Int64, into store: ScratchFile
-    ) throws(AudioError) -> Int64 {
+    ) throws(AudioError) -> Int64? {
         let outputCut = cut * Int64(sampleRate) / Int64(sourceRate)
         let outputLead = lead * Int64(sampleRate) / Int64(sourceRate)
         var results = [Result<Int64, AudioError>](repeating: .success(0), count: 2)
@@ -89,9 +115,11 @@ public final class PreparedBed: @unchecked Sendable {
                 }
             }
         }
-        let total = try results[0].get() + results[1].get()
-        store.finish(frames: total)
-        return total
+        let first = try results[0].get(), second = try results[1].get()
+        // the halves tile [0, total) only if the first reached the cut
+        guard first == outputCut else { return nil }
+        store.finish(frames: first + second)
+        return first + second
     }
 
     /// Reads `count` frames from bed position `frame`.
