@@ -260,10 +260,13 @@ public final class AtomicOutputFile {
         }
     }
 
+    /// Whether a write failed for want of room: a full disk, a quota, a size limit, a read-only disk.
+    static func meansNoRoom(_ code: Int32) -> Bool { [ENOSPC, EDQUOT, EFBIG, EROFS].contains(code) }
+
     /// A failed write or fsync: a full disk, a quota or a size limit mean the output cannot
     /// be created there (73); anything else is an I/O error (74).
     static func writeError(path: String, operation: String, _ code: Int32) -> AudioError {
-        let kind: FailureKind = [ENOSPC, EDQUOT, EFBIG, EROFS].contains(code) ? .cannotCreate : .ioError
+        let kind: FailureKind = meansNoRoom(code) ? .cannotCreate : .ioError
         return AudioError(file: path, operation: operation, reason: describe(code), kind: kind)
     }
 }

@@ -97,8 +97,9 @@ public final class FLACWriter {
         guard let encoder else {
             throw AudioError(file: path, operation: "FLAC write", reason: "the writer is already finished", kind: .software)
         }
+        errno = 0
         guard FLAC__stream_encoder_process_interleaved(encoder, samples.baseAddress, UInt32(frames)) != 0 else {
-            throw AudioError(file: path, operation: "FLAC__stream_encoder_process_interleaved", reason: stateText(encoder), kind: .ioError)
+            throw failure("FLAC__stream_encoder_process_interleaved", encoder, errno)
         }
     }
 
@@ -107,9 +108,17 @@ public final class FLACWriter {
         guard let encoder else { return }
         self.encoder = nil
         defer { FLAC__stream_encoder_delete(encoder) }
+        errno = 0
         guard FLAC__stream_encoder_finish(encoder) != 0 else {
-            throw AudioError(file: path, operation: "FLAC__stream_encoder_finish", reason: stateText(encoder), kind: .ioError)
+            throw failure("FLAC__stream_encoder_finish", encoder, errno)
         }
+    }
+
+    /// A failed encode: libFLAC only says its write callback failed, so a full disk or a
+    /// quota (left in `errno` by the stdio write under it) is named as such, exit 73.
+    private func failure(_ operation: String, _ encoder: UnsafeMutablePointer<FLAC__StreamEncoder>, _ code: Int32) -> AudioError {
+        if AtomicOutputFile.meansNoRoom(code) { return AtomicOutputFile.writeError(path: path, operation: operation, code) }
+        return AudioError(file: path, operation: operation, reason: stateText(encoder), kind: .ioError)
     }
 
     private func stateText(_ encoder: UnsafeMutablePointer<FLAC__StreamEncoder>) -> String {

@@ -1,5 +1,6 @@
 import AudioCore
 import CSndfile
+import Glibc
 
 /// Writes a sound file through libsndfile on a descriptor the caller owns. Owns one `SNDFILE*`.
 ///
@@ -90,18 +91,21 @@ public final class SoundFileWriter {
 
     /// Writes `frames` frames of interleaved floats (`sf_writef_float`).
     public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
+        errno = 0
         let written = sf_writef_float(try open(), samples.baseAddress, sf_count_t(frames))
         try check(written, frames, "sf_writef_float")
     }
 
     /// Writes `frames` frames of interleaved 16-bit samples (`sf_writef_short`).
     public func write(_ samples: UnsafeBufferPointer<Int16>, frames: Int) throws(AudioError) {
+        errno = 0
         let written = sf_writef_short(try open(), samples.baseAddress, sf_count_t(frames))
         try check(written, frames, "sf_writef_short")
     }
 
     /// Writes `frames` frames of interleaved left-justified 32-bit samples (`sf_writef_int`).
     public func write(_ samples: UnsafeBufferPointer<Int32>, frames: Int) throws(AudioError) {
+        errno = 0
         let written = sf_writef_int(try open(), samples.baseAddress, sf_count_t(frames))
         try check(written, frames, "sf_writef_int")
     }
@@ -110,8 +114,10 @@ public final class SoundFileWriter {
     public func finish() throws(AudioError) {
         guard let handle else { return }
         self.handle = nil
+        errno = 0
         let result = sf_close(handle)
         guard result == 0 else {
+            if AtomicOutputFile.meansNoRoom(errno) { throw AtomicOutputFile.writeError(path: path, operation: "sf_close", errno) }
             throw AudioError(file: path, operation: "sf_close", reason: String(cString: sf_error_number(result)), kind: .ioError)
         }
     }
@@ -123,8 +129,11 @@ public final class SoundFileWriter {
         return handle
     }
 
+    /// A short write: a full disk or a quota (libsndfile leaves write(2)'s `errno`) is exit 73
+    /// with words that say so; anything else is libsndfile's own message, exit 74.
     private func check(_ written: sf_count_t, _ frames: Int, _ operation: String) throws(AudioError) {
         guard written == frames else {
+            if AtomicOutputFile.meansNoRoom(errno) { throw AtomicOutputFile.writeError(path: path, operation: operation, errno) }
             throw AudioError(file: path, operation: operation, reason: String(cString: sf_strerror(handle)), kind: .ioError)
         }
     }

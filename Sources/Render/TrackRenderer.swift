@@ -131,8 +131,9 @@ public final class TrackRenderer: @unchecked Sendable {
             loudness: nil, truePeak: nil)
         let metadata = EmbeddedMetadata(
             tags: [
-                ("TITLE", recipe.title), ("ALBUM", recipe.category ?? "Cadence"),
-                ("COMMENT", "\(recipe.pattern.name), rendered by Cadence"),
+                // one plain line each: a NUL would cut a C-string tag, and Vorbis comments refuse it
+                ("TITLE", PlainText.line(recipe.title)), ("ALBUM", PlainText.line(recipe.category ?? "Cadence")),
+                ("COMMENT", PlainText.line("\(recipe.pattern.name), rendered by Cadence")),
             ],
             chapterComments: ChapterComments.comments(of: draft),
             markers: draft.markers.map { WAVMarkers.Point(frame: $0.frame, label: $0.label) })

@@ -362,13 +362,7 @@ struct FaultTests {
                 #expect(result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
                         "the message must say the disk is full: \(result.stderr)")
             }
-            if c == .sidecarsDoNotFit {
-                clear()
-            } else {
-                // libFLAC and libsndfile report the failed write as their own I/O error (exit 74);
-                // FLACWriter and SoundFileWriter (Sources/AudioIO) must keep errno: see the fault tests' report
-                withKnownIssue("the audio writers report ENOSPC as a generic I/O error, exit 74") { clear() }
-            }
+            clear()
             // nothing partial: the older files as they were, and nothing else
             let left = try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted()
             #expect(left == older.keys.sorted(), "the full disk holds \(left)")
@@ -402,12 +396,10 @@ struct FaultTests {
             }
             let result = try run(render, [catalog.recipes, "-o", mountPoint, "-q"], in: catalog.root, environment: [:])
             #expect(result.status != 0 && !result.signaled, "\(result)")
-            withKnownIssue("the audio writers report ENOSPC as a generic I/O error, exit 74") {
-                #expect(result.status == 73, "a full disk means the output cannot be created (73): \(result)")
-                #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
-                #expect(result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
-                        "the message must say the disk is full: \(result.stderr)")
-            }
+            #expect(result.status == 73, "a full disk means the output cannot be created (73): \(result)")
+            #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
+            #expect(result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
+                    "the message must say the disk is full: \(result.stderr)")
             // the finished track, its manifest entry and the page are as they were; nothing partial or hidden
             let after = try filesUnder(mountPoint)
             #expect(after == before.keys.sorted(), "the bundle holds \(after), before \(before.keys.sorted())")
