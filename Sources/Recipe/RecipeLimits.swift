@@ -40,6 +40,11 @@ public enum RecipeLimits {
     /// The longest cue tone (`cues.<kind>.length`): 60 s. A cue file longer than
     /// that is an error when the renderer decodes it.
     public static let maxCueLength = ExactSeconds(seconds: 60)
+    /// The most cue sound one track may mix, as a multiple of its length: 8. Cues
+    /// overlap in full, so without it 100,000 cues of 60 s would mix ~70 times a 24 h
+    /// track's samples per pass. A bell of 0.8 s on every 4 s phase is 0.2; a 10 s bowl
+    /// on every 5.5 s phase is 1.8. Checked by the renderer, which knows a cue file's length.
+    public static let maxCueSoundPerTrack = 8
     /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
     public static let maxHarmonics = 16
 

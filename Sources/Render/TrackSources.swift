@@ -81,10 +81,34 @@ struct TrackSources {
                 problems.append(contentsOf: error.diagnostics)
             }
         }
+        if problems.isEmpty, let problem = Self.tooMuchCueSound(timeline: timeline, lengths: lengths, recipe: recipe) {
+            problems.append(problem)
+        }
         if !problems.isEmpty { throw DiagnosticList(problems) }
         self.sounds = prepared.sounds
         self.events = events
         self.cueLengths = lengths
+    }
+
+    /// Cue sound beyond `RecipeLimits.maxCueSoundPerTrack` times the track, reported at the
+    /// cue that adds the most: the mix's cost grows with every cue's length, not the track's.
+    private static func tooMuchCueSound(timeline: Timeline, lengths: [Int64], recipe: Recipe) -> Diagnostic? {
+        let total = lengths.reduce(0, +)
+        let limit = Int64(RecipeLimits.maxCueSoundPerTrack) * timeline.totalFrames
+        guard total > limit else { return nil }
+        var byName: [String: (frames: Int64, count: Int)] = [:]
+        for (cue, length) in zip(timeline.cues, lengths) {
+            byName[cue.name, default: (0, 0)].frames += length
+            byName[cue.name, default: (0, 0)].count += 1
+        }
+        let (name, most) = byName.max { $0.value.frames < $1.value.frames || ($0.value.frames == $1.value.frames && $0.key > $1.key) }!
+        let rate = Double(timeline.sampleRate)
+        func seconds(_ frames: Int64) -> String { String(Int((Double(frames) / rate).rounded())) + " s" }
+        return Diagnostic(
+            "cues.\(name): expected at most \(RecipeLimits.maxCueSoundPerTrack) times the track's length of cue sound in all "
+                + "(\(seconds(limit))), found \(seconds(total)); '\(name)' plays \(most.count) times for \(seconds(most.frames)) in all "
+                + "(use a shorter cue, or fewer)",
+            at: recipe.location(of: "cues.\(name)"), kind: .data)
     }
 
     /// A fresh mix from frame 0; every call renders the same samples.

@@ -14,7 +14,7 @@ struct CorpusCase: Sendable, CustomTestStringConvertible {
     /// Where the error shows up: reading the recipe, laying it out in frames (`Timeline`,
     /// which this target does not link), or only rendering it (assets on disk).
     enum Stage: String, Sendable {
-        case recipe, timeline, render
+        case recipe, timeline, render, mix
     }
 
     /// The corpus file: `name.yml`, or `name.gen` for a recipe the test generates.
@@ -163,7 +163,7 @@ struct BadInputCorpusTests {
         #expect((growth ?? 0) < Self.memoryLimit, "resident size grew by \((growth ?? 0) >> 20) MiB")
 
         switch corpusCase.stage {
-        case .timeline, .render:
+        case .timeline, .render, .mix:
             // Only the timeline (a phase shorter than a frame) or the disk (a link pointing out, a
             // missing file) can tell: the text is a good recipe. RenderTests checks the error.
             #expect(found.isEmpty, "expected to load, got:\n\(DiagnosticList(found))")

@@ -115,7 +115,10 @@ struct BadInputCommandLineTests {
         #expect(result.status == expected && !result.signaled, "\(result)")
         #expect(elapsed < Self.timeLimit * 2, "took \(elapsed) s")
         let lines = result.lines
-        for c in cases {
+        // `mix` cases (too much cue sound) show only when the cues are prepared for mixing,
+        // which --check does not do: it reads recipes and opens assets, it does not render
+        let checked = cases.filter { $0.stage != "mix" }
+        for c in checked {
             let prefix = recipes + "/\(c.name).yml" + c.place
             let found = lines.contains { line in
                 (line.hasPrefix(prefix) || line.contains("/\(c.name).yml" + c.place)) && c.words.allSatisfy { line.contains($0) }
@@ -123,8 +126,8 @@ struct BadInputCommandLineTests {
             #expect(found, "\(c.file): no '\(c.name).yml\(c.place)…' line with \(c.words)")
         }
         // every file is named at least once, and nothing was written beside the recipes
-        let named = Set(cases.map(\.name).filter { name in lines.contains { $0.contains("/\(name).yml:") } })
-        #expect(named.count == cases.count)
+        let named = Set(checked.map(\.name).filter { name in lines.contains { $0.contains("/\(name).yml:") } })
+        #expect(named.count == checked.count)
         #expect(try folder.listing("recipes").count == cases.count)
     }
 
