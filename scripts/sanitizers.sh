@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The test suite under the sanitizers: `scripts/sanitizers.sh [address] [undefined] [thread]`
+# (all three when none is named). Each gets its own build folder, .build/sanitize-<name>,
+# so the normal build is untouched; the `render` binary that the end-to-end tests
+# spawn is the sanitized build's own.
+#
+#   address    `swift test --sanitize=address`, the whole suite, with LeakSanitizer.
+#              The suppressions in .ci/lsan-suppressions.txt are leaks inside the
+#              toolchain's XCTest and Foundation only.
+#   undefined  The Swift 6.3.1 toolchain refuses `--sanitize=undefined` on Linux
+#              ("unsupported option '-sanitize=undefined' for target
+#              'x86_64-unknown-linux-gnu'"). Swift code is checked by the language
+#              itself (overflow, bounds, unwrap traps, on in every build), so this
+#              builds our C (Sources/CPosix) with clang's -fsanitize=undefined and
+#              runs the whole suite; any report aborts.
+#   thread     `swift test --sanitize=thread` on the suites that run threads: the
+#              split analysis, the two-piece bed resampling, the encoder thread
+#              and the catalog's parallel workers (the whole suite takes too long).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+kinds=("$@")
+((${#kinds[@]})) || kinds=(address undefined thread)
+
+export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:strict_string_checks=1"
+export LSAN_OPTIONS="suppressions=$root/.ci/lsan-suppressions.txt:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+# exitcode: TSan's default, 66, is also sysexits' "no input", which the tests check for.
+export TSAN_OPTIONS="halt_on_error=1:exitcode=86"
+export SWIFT_BACKTRACE="enable=no"
+
+ubsan_runtime() {
+  local lib
+  lib=$(ls "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"/lib/clang/*/lib/linux/libclang_rt.ubsan_standalone-x86_64.a 2>/dev/null | head -1)
+  [ -n "$lib" ] || { echo "sanitizers.sh: the toolchain has no libclang_rt.ubsan_standalone" >&2; exit 69; }
+  echo "$lib"
+}
+
+for kind in "${kinds[@]}"; do
+  scratch=".build/sanitize-$kind"
+  filter=()
+  case "$kind" in
+    address | thread) flags=(--sanitize="$kind") ;;
+    undefined) flags=(-Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined -Xlinker "$(ubsan_runtime)") ;;
+    *) echo "usage: $0 [address] [undefined] [thread]" >&2; exit 64 ;;
+  esac
+  [ "$kind" = thread ] && filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests')
+  start=$SECONDS
+  echo "== $kind: building in $scratch"
+  # The linker prints one harmless warning per ASan/TSan check symbol; keep the log readable.
+  swift build --build-tests "${flags[@]}" --scratch-path "$scratch" 2>&1 | { grep -v "ld.gold: warning: Cannot export local symbol" || true; }
+  echo "== $kind: testing"
+  swift test --skip-build "${flags[@]}" --scratch-path "$scratch" "${filter[@]}"
+  echo "== $kind: passed in $((SECONDS - start)) s"
+done
