@@ -73,6 +73,18 @@ let package = Package(
         /// `cadence-bench`: times the release `render` (reference hour, catalog, --check) against flac, ffmpeg and sox.
         .executableTarget(name: "cadence-bench", dependencies: ["AudioIO", "AudioCore", "DSP"]),
 
+        // MARK: - Fuzzing
+
+        /// What the fuzz targets share: checks, and their `main` when built without libFuzzer (a replay of input files).
+        .target(name: "FuzzDriver", path: "Fuzz/Driver"),
+        /// `fuzz-recipe`: YAML text → recipe → timeline → cue sheet (Fuzz/README.md).
+        .executableTarget(
+            name: "fuzz-recipe", dependencies: ["FuzzDriver", "Recipe", "Timeline", "AudioCore", "CadenceCues"], path: "Fuzz/Recipe"),
+        /// `fuzz-cues`: JSON → cue sheet → lookups → JSON.
+        .executableTarget(name: "fuzz-cues", dependencies: ["FuzzDriver", "CadenceCues"], path: "Fuzz/Cues"),
+        /// `fuzz-units`: the duration, gain, frequency, loudness and true-peak parsers.
+        .executableTarget(name: "fuzz-units", dependencies: ["FuzzDriver", "Recipe", "AudioCore"], path: "Fuzz/Units"),
+
         // MARK: - Tests
 
         /// Temporary folders, tool lookup and the repository root, shared by the end-to-end test targets.

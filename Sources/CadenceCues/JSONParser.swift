@@ -146,7 +146,9 @@ struct JSONParser {
                     let scalar = try unicodeEscape(escapeOffset)
                     UTF8.encode(scalar) { utf8.append($0) }
                 default:
-                    throw SyntaxError(reason: "invalid escape '\\\(Character(Unicode.Scalar(e)))'", offset: escapeOffset)
+                    // The byte itself only when printable: a line break or an escape code must not reach the message.
+                    let shown = e > 0x20 && e < 0x7F ? "'\\\(Character(Unicode.Scalar(e)))'" : "'\\' followed by \(describeByte(at - 1))"
+                    throw SyntaxError(reason: "invalid escape \(shown)", offset: escapeOffset)
                 }
             case 0..<0x20:
                 throw SyntaxError(reason: "control character U+\(hex4(UInt32(b))) in a string (write it escaped)", offset: at)
