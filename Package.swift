@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "fuzz-recipe", dependencies: ["FuzzDriver", "Recipe", "Timeline", "AudioCore", "CadenceCues"], path: "Fuzz/Recipe"),
         /// `fuzz-cues`: JSON → cue sheet → lookups → JSON.
-        .executableTarget(name: "fuzz-cues", dependencies: ["FuzzDriver", "CadenceCues"], path: "Fuzz/Cues"),
+        .executableTarget(name: "fuzz-cues", dependencies: ["FuzzDriver", "CadenceCues", "AudioCore"], path: "Fuzz/Cues"),
         /// `fuzz-units`: the duration, gain, frequency, loudness and true-peak parsers.
         .executableTarget(name: "fuzz-units", dependencies: ["FuzzDriver", "Recipe", "AudioCore"], path: "Fuzz/Units"),
 

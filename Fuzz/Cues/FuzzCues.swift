@@ -14,6 +14,9 @@ import FuzzDriver
 ///   in 0…1, the next boundary after the frame, the end of the file only at `frames`, and a
 ///   time written from a frame gives that frame back;
 /// - `jsonText()` reads back equal to the sheet and writes back the same bytes.
+///
+/// Inputs starting with a 0 byte are not JSON but a description of a valid sheet (`SyntheticSheet`),
+/// which must validate and then goes through the same checks.
 #if !FUZZING
 @main
 enum FuzzCuesMain {
@@ -34,16 +37,26 @@ enum CuesFuzz {
 
     static func run(_ bytes: [UInt8]) {
         let sheet: CueSheet
-        do {
-            sheet = try CueSheet.decode(from: Data(bytes))
-        } catch {
-            checkError(error, bytes)
-            return
-        }
-        do {
-            try sheet.validate()
-        } catch {
-            fuzzCheck(false, "a decoded sheet fails validate(): \(error)")
+        if bytes.first == 0 {
+            // Not JSON: a description of a valid sheet (see SyntheticSheet).
+            sheet = SyntheticSheet.make(bytes.dropFirst())
+            do {
+                try sheet.validate()
+            } catch {
+                fuzzCheck(false, "a sheet built as the renderer builds one fails validate(): \(error)")
+            }
+        } else {
+            do {
+                sheet = try CueSheet.decode(from: Data(bytes))
+            } catch {
+                checkError(error, bytes)
+                return
+            }
+            do {
+                try sheet.validate()
+            } catch {
+                fuzzCheck(false, "a decoded sheet fails validate(): \(error)")
+            }
         }
         let timeline: CueTimeline
         do {

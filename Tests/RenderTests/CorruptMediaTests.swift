@@ -442,14 +442,19 @@ enum Bounded {
     /// CPU seconds a render of these 3-second tracks may use: the slowest (a 1 s WAV that
     /// claims 1000 Hz, a 44 s cue resampled 48×) uses about 1.3 s in a debug build. CPU
     /// time does not stretch when the shared machine is busy; wall time does.
-    static let cpuLimit = 10
+    static let cpuLimit = sanitized ? 40 : 10
     /// Wall seconds before a render that does not end (blocked, not spinning) is killed:
     /// generous, since other builds and tests share the machine's two cores.
     static let timeLimit = 60
     /// `ulimit -v` in KiB: 1 GiB of address space (a normal render here maps about 300 MB).
+    /// Not set under a sanitizer, whose shadow memory reserves terabytes of address space.
     static let addressSpaceKB = 1 << 20
-    /// The peak RSS allowed, in KiB (a render of these tracks peaks near 32 MB).
-    static let residentKB = 200_000
+    /// The peak RSS allowed, in KiB (a render of these tracks peaks near 32 MB; ASan's
+    /// shadow and its 256 MB quarantine of freed memory come on top).
+    static let residentKB = sanitized ? 800_000 : 200_000
+    /// Whether this test process, and so the `render` built beside it, runs under ASan or TSan
+    /// (`scripts/sanitizers.sh`): their runtimes define these symbols.
+    static let sanitized = ["__asan_init", "__tsan_init"].contains { (name: String) in dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) != nil }
 
     struct Run: CustomStringConvertible {
         let result: ProcessResult
@@ -466,7 +471,8 @@ enum Bounded {
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/time") {
             command = ["/usr/bin/time", "-o", rssFile, "-f", "%M"] + command
         }
-        let script = "ulimit -v \(addressSpaceKB) && ulimit -t \(cpuLimit) || exit 125; export MALLOC_ARENA_MAX=2; exec \"$@\""
+        let addressSpace = sanitized ? "" : "ulimit -v \(addressSpaceKB) && "
+        let script = addressSpace + "ulimit -t \(cpuLimit) || exit 125; export MALLOC_ARENA_MAX=2; exec \"$@\""
         let result = try run("/bin/sh", ["-c", script, "sh"] + command, in: folder.path, timeLimit: Double(timeLimit + 30))
         let peak = (try? String(contentsOfFile: rssFile, encoding: .utf8))?
             .split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
