@@ -53,6 +53,20 @@ enum FullDisk: String, CaseIterable, Sendable {
 }
 
 /// Kills, unwritable folders, full disks and folders given as files: no partial file, ever.
+/// Sends SIGKILL to `running` at `time` seconds after `started` and checks how it ended: killed
+/// by it, or finished whole first (a kill that reaches an exited, unreaped render does nothing).
+private func killRender(_ running: Running, at time: Double, after started: Date, moment: String) throws -> ProcessResult {
+    sleep(until: time, after: started)
+    let killed = running.isRunning && kill(running.pid, SIGKILL) == 0
+    let result = try running.wait()
+    if result.signaled {
+        #expect(killed && result.status == SIGKILL, "\(moment): \(result)")
+    } else {
+        #expect(result.status == 0, "\(moment): the render finished, but \(result)")
+    }
+    return result
+}
+
 @Suite("Faults: SIGKILL, unwritable folders, full disks, folders as outputs", .serialized)
 struct FaultTests {
     /// 6 s of stereo FLAC: long enough (about half a second in a debug build) for kills to land inside.
@@ -111,17 +125,9 @@ struct FaultTests {
             try reset(out, to: older)
             let started = Date()
             let running = try Running(render, arguments(out), environment: c.environment)
-            sleep(until: time, after: started)
-            let killed = running.isRunning && kill(running.pid, SIGKILL) == 0
-            let result = try running.wait()
             let moment = "kill \(index + 1) of \(times.count) at \(String(format: "%.3f", time)) s (seed \(seed), \(c))"
-            // a kill that reaches a process which has already exited (not yet reaped) does nothing
-            if result.signaled {
-                landed += 1
-                #expect(killed && result.status == SIGKILL, "\(moment): \(result)")
-            } else {
-                #expect(result.status == 0 && !result.signaled, "\(moment): the render finished, but \(result)")
-            }
+            let result = try killRender(running, at: time, after: started, moment: moment)
+            if result.signaled { landed += 1 }
 
             // every file under its final name is whole: the reference's bytes, or the older ones not yet replaced
             for entry in try FileManager.default.contentsOfDirectory(atPath: out).sorted() {
@@ -207,17 +213,9 @@ struct FaultTests {
             if c.olderOutput { try FileManager.default.copyItem(atPath: olderFolder, toPath: dist) }
             let started = Date()
             let running = try Running(render, arguments(dist), in: catalog.root, environment: c.environment)
-            sleep(until: time, after: started)
-            let killed = running.isRunning && kill(running.pid, SIGKILL) == 0
-            let result = try running.wait()
             let moment = "kill \(index + 1) of \(times.count) at \(String(format: "%.3f", time)) s (seed \(seed), \(c))"
-            // a kill that reaches a process which has already exited (not yet reaped) does nothing
-            if result.signaled {
-                landed += 1
-                #expect(killed && result.status == SIGKILL, "\(moment): \(result)")
-            } else {
-                #expect(result.status == 0 && !result.signaled, "\(moment): the render finished, but \(result)")
-            }
+            let result = try killRender(running, at: time, after: started, moment: moment)
+            if result.signaled { landed += 1 }
 
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: dist).sorted()) ?? []
             for entry in entries {
