@@ -207,8 +207,8 @@ public final class AtomicOutputFile {
 
     /// `.NAME.PID.N.tmp` beside `path`: hidden, and naming the process that made it.
     static func stagingName(for path: String, attempt: Int) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        let folder = PathName.folder(of: path)
+        let name = PathName.name(of: path)
         return (folder.isEmpty ? "" : folder + "/") + ".\(name).\(getpid()).\(attempt).tmp"
     }
 
@@ -246,10 +246,7 @@ public final class AtomicOutputFile {
 
     // MARK: - Errors
 
-    private static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
-    }
+    private static func folder(of path: String) -> String { PathName.directory(of: path) }
 
     /// `strerror`, and for a full disk words that say so.
     static func describe(_ code: Int32) -> String {

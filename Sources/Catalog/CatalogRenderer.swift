@@ -168,7 +168,7 @@ public final class CatalogRenderer: @unchecked Sendable {
             }
             return
         }
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = PathName.folder(of: folder)
         if !parent.isEmpty && parent != folder && parent != "/" { try makeFolder(parent) }
         guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
             throw AudioError(file: folder, operation: "mkdir", reason: String(cString: strerror(errno)), kind: .cannotCreate)

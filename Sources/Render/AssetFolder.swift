@@ -22,15 +22,13 @@ public struct AssetFolder: Sendable {
             return AssetFolder(root: real)
         }
         guard
-            var folder = realPath(
-                (recipePath as NSString).deletingLastPathComponent.isEmpty
-                    ? "." : (recipePath as NSString).deletingLastPathComponent)
+            var folder = realPath(PathName.directory(of: recipePath))
         else { return nil }
         while true {
             let candidate = folder == "/" ? "/assets" : folder + "/assets"
             if isDirectory(candidate), let real = realPath(candidate) { return AssetFolder(root: real) }
             if folder == "/" { return nil }
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = PathName.folder(of: folder)
             if folder.isEmpty { return nil }
         }
     }

@@ -101,8 +101,8 @@ public enum RenderCommand {
                 recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars)
             // staging files a killed render of these outputs left (see AtomicOutputFile)
             let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
-            for (folder, paths) in Dictionary(grouping: written, by: { ($0 as NSString).deletingLastPathComponent }) {
-                AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { ($0 as NSString).lastPathComponent }))
+            for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {
+                AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { PathName.name(of: $0) }))
             }
             if !options.quiet {
                 let seconds = Double(track.frames) / Double(track.sampleRate)

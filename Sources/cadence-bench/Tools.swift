@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// Where the programs the benchmark runs are: `render` and the optional reference tools.
@@ -24,7 +25,7 @@ struct Tools {
     /// `name` in the folder of this executable (`/proc/self/exe`, else `argv[0]`).
     private static func siblingOfSelf(_ name: String) -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let folder = (me as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: me)
         return folder.isEmpty ? name : folder + "/" + name
     }
 
