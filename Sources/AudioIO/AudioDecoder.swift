@@ -19,14 +19,21 @@ public enum AudioDecoder {
     /// short, a FLAC STREAMINFO that overstates its length) is decoded as far as it goes;
     /// a decoder error on the way (a FLAC stream that loses sync) throws. A file that yields
     /// no frame at all throws, except for an `input` range starting past its end, which
-    /// yields nothing.
+    /// yields nothing. A file that changes while it is decoded throws, and so does one that
+    /// is not `identity` (the version a caller decoding it in pieces opened first).
     @discardableResult
     public static func decode(
         path: String, sampleRate: Int, channels: Int, maximumFrames: Int64,
-        quality: SampleRateConverter.Quality = .medium, input: Range<Int64>? = nil,
+        quality: SampleRateConverter.Quality = .medium, input: Range<Int64>? = nil, identity: FileIdentity? = nil,
         sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
     ) throws(AudioError) -> Int64 {
         let reader = try SoundFileReader(path: path)
+        if let identity, reader.identity != identity {
+            throw AudioError(
+                file: path, operation: "decode",
+                reason: "the file changed while it was being read (opened again, it is not the version first read); render again once it is written",
+                kind: .data)
+        }
         try checkClaimedLength(of: reader, sampleRate: sampleRate, maximumFrames: maximumFrames)
         var sourcePosition: Int64 = 0
         let source = reader.channels
@@ -107,6 +114,8 @@ public enum AudioDecoder {
                 if !ended && used == 0 && generated == 0 { break }
             }
         }
+        // a file written to while it was decoded gave a mix of two versions
+        try reader.checkUnchanged()
         guard produced > 0 || (input?.lowerBound ?? 0) > 0 else {
             let claim = reader.knownFrames.map {
                 " although the header claims \(duration($0, rate: reader.sampleRate)) (\($0) frames)"
@@ -136,7 +145,7 @@ public enum AudioDecoder {
     }
 
     /// `frames` at `rate` as text: `60 s`, `1 h 30 min`, `432 h`.
-    static func duration(_ frames: Int64, rate: Int) -> String {
+    public static func duration(_ frames: Int64, rate: Int) -> String {
         let seconds = Double(frames) / Double(rate)
         if seconds < 3600 { return seconds.rounded() == seconds ? "\(Int64(seconds)) s" : String(format: "%.3f s", seconds) }
         let minutes = Int64(seconds / 60)

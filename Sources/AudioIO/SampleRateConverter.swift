@@ -19,20 +19,26 @@ public final class SampleRateConverter {
     private let name: String
     private var state: OpaquePointer?
 
-    /// `src_new` for `channels` interleaved channels, converting `inputRate` → `outputRate`.
-    /// Rates that are not positive, or further apart than `ratioLimit`, throw `.data`.
-    public init(channels: Int, inputRate: Int, outputRate: Int, quality: Quality = .medium, name: String) throws(AudioError) {
-        self.channels = channels
-        self.name = name
-        let limit = Double(Self.ratioLimit)
+    /// Throws when `inputRate` → `outputRate` is not a conversion libsamplerate makes (`ratioLimit`):
+    /// `render --check` asks before any decoding, from the file's header.
+    public static func checkRatio(inputRate: Int, outputRate: Int, name: String) throws(AudioError) {
+        let limit = Double(ratioLimit)
         guard inputRate > 0, outputRate > 0,
             Double(outputRate) <= Double(inputRate) * limit, Double(inputRate) <= Double(outputRate) * limit
         else {
             throw AudioError(
                 file: name, operation: "resample",
-                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (libsamplerate converts by at most \(Self.ratioLimit)× up or down)",
+                reason: "cannot convert \(inputRate) Hz to \(outputRate) Hz (libsamplerate converts by at most \(ratioLimit)× up or down)",
                 kind: .data)
         }
+    }
+
+    /// `src_new` for `channels` interleaved channels, converting `inputRate` → `outputRate`.
+    /// Rates that are not positive, or further apart than `ratioLimit`, throw `.data`.
+    public init(channels: Int, inputRate: Int, outputRate: Int, quality: Quality = .medium, name: String) throws(AudioError) {
+        self.channels = channels
+        self.name = name
+        try Self.checkRatio(inputRate: inputRate, outputRate: outputRate, name: name)
         self.ratio = Double(outputRate) / Double(inputRate)
         var error: Int32 = 0
         guard let state = src_new(quality.rawValue, Int32(channels), &error) else {

@@ -25,7 +25,12 @@ public final class ScratchFile {
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
         }
         guard fd >= 0 else {
-            throw AudioError(file: folder, operation: "open (scratch file)", reason: String(cString: strerror(errno)), kind: .cannotCreate)
+            let reason = String(cString: strerror(errno))
+            let source = ProcessInfo.processInfo.environment["TMPDIR"].map { _ in "TMPDIR" } ?? "the system's temporary folder"
+            throw AudioError(
+                file: name, operation: "open (scratch file)",
+                reason: "cannot create a scratch file for the decoded sound in \(folder) (\(source)): \(reason); set TMPDIR to a writable folder",
+                kind: .cannotCreate)
         }
         self.fd = fd
     }

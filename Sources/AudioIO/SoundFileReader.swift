@@ -52,32 +52,45 @@ public final class SoundFileReader {
     /// at least one frame, at most `durationLimit` seconds claimed).
     public init(path: String) throws(AudioError) {
         self.path = path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw AudioError(file: path, operation: "open", reason: "no such file", kind: .noInput)
-        }
-        guard !isDirectory.boolValue else {
-            throw AudioError(file: path, operation: "open", reason: "is a directory, not a sound file", kind: .noInput)
-        }
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw AudioError(file: path, operation: "open", reason: "permission denied", kind: .noInput)
+        // one descriptor for every check and for libsndfile: what is checked is what is read
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT, ENOTDIR: throw AudioError(file: path, operation: "open", reason: "no such file", kind: .noInput)
+            case EACCES, EPERM: throw AudioError(file: path, operation: "open", reason: "permission denied", kind: .noInput)
+            default:
+                throw AudioError(file: path, operation: "open", reason: String(cString: strerror(code)), kind: .noInput)
+            }
         }
         var status = stat()
-        if stat(path, &status) == 0 {
-            // a pipe or a device would block sf_open, or never end
-            guard status.st_mode & S_IFMT == S_IFREG else {
-                throw AudioError(file: path, operation: "open", reason: "not a regular file (a pipe, socket or device)", kind: .data)
-            }
-            guard status.st_size > 0 else {
-                throw AudioError(file: path, operation: "open", reason: "the file is empty (0 bytes), not a sound file", kind: .data)
-            }
+        guard fstat(descriptor, &status) == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(descriptor)
+            throw AudioError(file: path, operation: "fstat", reason: reason, kind: .ioError)
         }
+        func refuse(_ reason: String, _ kind: FailureKind) -> AudioError {
+            Glibc.close(descriptor)
+            return AudioError(file: path, operation: "open", reason: reason, kind: kind)
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw refuse("is a directory, not a sound file", .noInput)
+        // a pipe or a device would block sf_open, or never end
+        default: throw refuse("not a regular file (a pipe, socket or device)", .data)
+        }
+        guard status.st_size > 0 else { throw refuse("the file is empty (0 bytes), not a sound file", .data) }
+        identity = FileIdentity(status)
+        // back to blocking reads for libsndfile (a regular file never blocks anyway)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         var info = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+        // sf_open_fd closes the descriptor when the handle closes, or at once when it fails
+        guard let handle = sf_open_fd(descriptor, Int32(SFM_READ), &info, 1) else {
             throw AudioError(
                 file: path, operation: "sf_open", reason: Self.openFailure(String(cString: sf_strerror(nil))), kind: .data)
         }
         self.handle = handle
+        self.descriptor = descriptor
         self.sampleRate = Int(info.samplerate)
         self.channels = Int(info.channels)
         self.frames = Int64(info.frames)
@@ -104,6 +117,31 @@ public final class SoundFileReader {
                     "the header claims \(AudioDecoder.duration(claimed, rate: sampleRate)) of audio (\(claimed) frames at \(sampleRate) Hz), longer than the limit of \(AudioDecoder.duration(Int64(Self.durationLimit), rate: 1))",
                 kind: .data)
         }
+        if info.format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_OGG), let streams = OggStreamCount.streams(descriptor: descriptor),
+            streams > 1
+        {
+            throw AudioError(
+                file: path, operation: "open",
+                reason:
+                    "the Ogg file holds \(streams) logical streams (chained or multiplexed recordings), and libsndfile decodes only the first; join them into one stream (e.g. re-encode the whole file) or split them into separate files",
+                kind: .data)
+        }
+    }
+
+    /// The file as it was opened: a decoder compares it with `checkUnchanged()` at the end.
+    public let identity: FileIdentity
+    private let descriptor: Int32
+
+    /// Throws when the file changed since it was opened (written to in place, or cut):
+    /// what was decoded is then a mix of two versions, and no render may keep it.
+    public func checkUnchanged() throws(AudioError) {
+        guard handle != nil, let now = FileIdentity.of(descriptor: descriptor) else { return }
+        guard now == identity else {
+            throw AudioError(
+                file: path, operation: "decode",
+                reason: "the file changed while it was being read (\(identity.size) bytes when opened, \(now.size) now); render again once it is written",
+                kind: .data)
+        }
     }
 
     deinit { if let handle { sf_close(handle) } }
@@ -122,8 +160,37 @@ public final class SoundFileReader {
                 reason: "the audio is damaged or cut short after \(seconds) s (frame \(position)) (libsndfile: \(library))",
                 kind: .data)
         }
+        try checkSamples(UnsafeBufferPointer(rebasing: buffer[0..<(Int(got) * channels)]))
         position += Int64(got)
         return Int(got)
+    }
+
+    /// The largest sample magnitude a readable file may hold: 1000 (+60 dBFS).
+    ///
+    /// Float files may go past ±1.0 (a mix bus left hot), but a value a thousand
+    /// times full scale is a damaged or hostile file, as are NaN and infinity: any
+    /// of them would turn the loudness gain into noise, DC or silence.
+    public static let sampleLimit: Float = 1000
+
+    /// Throws at the first sample that is NaN, infinite or beyond `sampleLimit`, naming its frame.
+    private func checkSamples(_ samples: UnsafeBufferPointer<Float>) throws(AudioError) {
+        // the common case in one branch-free pass: the largest magnitude as bits (positive
+        // floats order like their bit patterns, and NaN and infinity sort above every number)
+        var largest: UInt32 = 0
+        for x in samples { largest = Swift.max(largest, x.bitPattern & 0x7fff_ffff) }
+        guard largest > Self.sampleLimit.bitPattern else { return }
+        guard let index = samples.firstIndex(where: { !(Swift.abs($0) <= Self.sampleLimit) }) else { return }
+        let value = samples[index]
+        let frame = position + Int64(index / channels)
+        let seconds = String(format: "%.6f", Double(frame) / Double(sampleRate))
+        let what =
+            value.isNaN ? "a NaN (not-a-number) sample"
+            : value.isInfinite ? "an infinite sample"
+            : String(format: "the sample value %g, beyond ±%g (+60 dBFS)", Double(value), Double(Self.sampleLimit))
+        throw AudioError(
+            file: path, operation: "decode",
+            reason: "frame \(frame) (\(seconds) s), channel \(index % channels + 1), holds \(what): the file is damaged",
+            kind: .data)
     }
 
     /// Closes the file now (`sf_close`).

@@ -2,6 +2,7 @@ import AudioCore
 import AudioIO
 import DSP
 import Foundation
+import Recipe
 
 /// Integrated loudness (libebur128) and true peak (4× oversampled) of a stream.
 struct LoudnessMeasurement {
@@ -64,10 +65,21 @@ struct LoudnessPlan {
     static func plan(
         measured: (loudness: Double, truePeak: Double), target: Double, ceiling: Double, pass: AnalysisPass
     ) throws(AudioError) -> LoudnessPlan {
+        var measured = measured
+        var passes = 1
+        if !measured.loudness.isFinite && measured.truePeak.isFinite {
+            // Quieter than BS.1770's absolute gate (-70 LUFS) but not silent: measure it
+            // raised to a -6 dBTP peak, where the gate lets it through, and scale back.
+            // The relative gate follows the signal, so the result is the mix's own loudness.
+            let probeDB = -6 - measured.truePeak
+            let (probed, _) = try pass.run(gain: Float(Gain.linear(dB: probeDB)))
+            passes += 1
+            measured.loudness = probed - probeDB
+        }
         guard measured.loudness.isFinite else {
-            // silence (or below the gate): nothing to normalize
+            // digital silence: there is no level to bring to the target (the caller reports it)
             return LoudnessPlan(
-                gain: 1, limit: false, limiterCeiling: ceiling - margin, passes: 1, loudness: measured.loudness,
+                gain: 1, limit: false, limiterCeiling: ceiling - margin, passes: passes, loudness: measured.loudness,
                 truePeak: measured.truePeak)
         }
         var gainDB = target - measured.loudness
@@ -76,13 +88,12 @@ struct LoudnessPlan {
             let gain = Float(Gain.linear(dB: gainDB))
             let applied = Gain.decibels(linear: Double(gain))
             return LoudnessPlan(
-                gain: gain, limit: false, limiterCeiling: ceiling - margin, passes: 1,
+                gain: gain, limit: false, limiterCeiling: ceiling - margin, passes: passes,
                 loudness: measured.loudness + applied, truePeak: measured.truePeak + applied)
         }
         // The limited loudness grows more slowly than the gain (the limiter takes
         // back part of it), so the gain is corrected by the secant through the
         // last two tries rather than by the plain error.
-        var passes = 1
         var previous: (gain: Double, loudness: Double)?
         var best: LoudnessPlan?
         for _ in 0..<maximumLimitedPasses {
@@ -98,12 +109,52 @@ struct LoudnessPlan {
             if abs(error) < 0.05 || !limited.isFinite { break }
             var slope = 1.0
             if let previous, gainDB != previous.gain {
-                slope = min(1, max(0.05, (limited - previous.loudness) / (gainDB - previous.gain)))
+                let rise = (limited - previous.loudness) / (gainDB - previous.gain)
+                // the limiter is saturated: more gain only squares the wave off, the level stays
+                // (the caller reports a target this mix cannot reach under its ceiling)
+                if error > 0, rise < 0.02 { break }
+                slope = min(1, max(0.05, rise))
             }
             previous = (gainDB, limited)
             gainDB += min(24, error / slope)
         }
         return best!
+    }
+}
+
+extension LoudnessPlan {
+    /// How far from its target a finished track may be: ±0.5 LU (recipe-v1 § Output).
+    static let tolerance = 0.5
+
+    /// Why a track of `loudness` LUFS and `truePeak` dBTP breaks its contract (the target
+    /// ±0.5 LU, the true peak at most `ceiling`), in words an author acts on; nil when it keeps it.
+    static func shortfall(
+        loudness: Double, truePeak: Double, target: Double, ceiling: Double, limited: Bool, format: AudioFormat,
+        loweredCeiling: Double?
+    ) -> String? {
+        let want = String(format: "%g LUFS", target)
+        let peakText = String(format: "%g dBTP", ceiling)
+        guard loudness.isFinite else {
+            return "the mix is silent, so there is no level to bring to \(want); give it a bed or cues, or set 'loudness: off'"
+        }
+        let reached = String(format: "%.2f LUFS", loudness)
+        if truePeak > ceiling + 1e-9 {
+            return String(
+                format: "the %@ file's true peak is %.2f dBTP, over the ceiling of %@, and no lower limiter setting kept it under; raise output.true_peak or lower output.loudness",
+                format.rawValue, truePeak, peakText)
+        }
+        guard abs(loudness - target) <= tolerance else {
+            if loudness < target && limited {
+                let overshoot = loweredCeiling.map {
+                    String(format: " (the %@ decoder's peaks overshoot the limited signal, so the limiter had to hold %.2f dBTP)", format.rawValue, $0)
+                } ?? ""
+                return String(
+                    format: "cannot reach %@ under the true-peak ceiling of %@: the limiter brings this mix to %@ at most%@; lower output.loudness to %.0f LUFS or below, or raise output.true_peak",
+                    want, peakText, reached, overshoot, (loudness - tolerance).rounded(.down))
+            }
+            return "the track measures \(reached), not \(want) ±\(tolerance) LU, and the gain could not be corrected; lower output.loudness or raise output.true_peak"
+        }
+        return nil
     }
 }
 

@@ -21,12 +21,28 @@ public final class PreparedBed: @unchecked Sendable {
     public let channels: Int
     let store: ScratchFile
 
+    /// The shortest bed: 1 s. A bed loops under the whole track, and a shorter loop is
+    /// heard as a buzz at its repetition rate (one frame is a DC offset), not as a bed.
+    public static let minimumSeconds = 1
+
+    /// Throws when `frames` at `rate` is shorter than `minimumSeconds`.
+    static func checkLength(frames: Int64, rate: Int, path: String) throws(AudioError) {
+        guard frames < Int64(minimumSeconds) * Int64(rate) else { return }
+        throw AudioError(
+            file: path, operation: "open",
+            reason:
+                "the bed lasts \(AudioDecoder.duration(frames, rate: rate)) (\(frames) frame\(frames == 1 ? "" : "s") at \(rate) Hz); a bed must last at least \(minimumSeconds) s, since it loops under the whole track (use a cue for a short sound)",
+            kind: .data)
+    }
+
     init(path: String, sampleRate: Int, channels: Int) throws(AudioError) {
         let maximum = Int64(sampleRate) * Int64(Self.maximumSeconds)
         let source = try SoundFileReader(path: path)
         try AudioDecoder.checkClaimedLength(of: source, sampleRate: sampleRate, maximumFrames: maximum)
         let sourceRate = source.sampleRate
         let claimed = source.knownFrames
+        // every piece must decode this version of the file: one overwritten between pieces is refused
+        let identity = source.identity
         source.close()
         var store = try ScratchFile(channels: channels, name: path)
         var frames: Int64?
@@ -34,11 +50,13 @@ public final class PreparedBed: @unchecked Sendable {
             // nil when the file holds less than its header claims and the halves do not meet
             frames = try Self.convertInTwo(
                 path: path, sampleRate: sampleRate, channels: channels, sourceRate: sourceRate,
-                sourceFrames: claimed, cut: cut, lead: lead, maximum: maximum, into: store)
+                sourceFrames: claimed, cut: cut, lead: lead, maximum: maximum, identity: identity, into: store)
             if frames == nil { store = try ScratchFile(channels: channels, name: path) }
         }
         if frames == nil {
-            frames = try AudioDecoder.decode(path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum) {
+            frames = try AudioDecoder.decode(
+                path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum, identity: identity
+            ) {
                 (p, n) throws(AudioError) in try store.append(p, frames: n)
             }
         }
@@ -46,6 +64,7 @@ public final class PreparedBed: @unchecked Sendable {
         guard let frames, frames > 0 else {
             throw AudioError(file: path, operation: "decode", reason: "no audio could be decoded", kind: .data)
         }
+        try Self.checkLength(frames: frames, rate: sampleRate, path: path)
         self.frames = frames
         self.store = store
         self.channels = channels
@@ -81,7 +100,7 @@ public final class PreparedBed: @unchecked Sendable {
     /// else can overlap; this halves it on two cores.
     private static func convertInTwo(
         path: String, sampleRate: Int, channels: Int, sourceRate: Int, sourceFrames: Int64, cut: Int64, lead: Int64,
-        maximum: Int64, into store: ScratchFile
+        maximum: Int64, identity: FileIdentity, into store: ScratchFile
     ) throws(AudioError) -> Int64? {
         let outputCut = cut * Int64(sampleRate) / Int64(sourceRate)
         let outputLead = lead * Int64(sampleRate) / Int64(sourceRate)
@@ -98,7 +117,8 @@ public final class PreparedBed: @unchecked Sendable {
                     var position = first
                     var kept: Int64 = 0
                     try AudioDecoder.decode(
-                        path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum, input: input
+                        path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum, input: input,
+                        identity: identity
                     ) { (p, n) throws(AudioError) in
                         let range = position..<(position + Int64(n))
                         let mine = range.clamped(to: keep)

@@ -103,7 +103,8 @@ public final class TrackRenderer: @unchecked Sendable {
             do {
                 let resolved = try folder.resolve(path, key: key, in: recipe)
                 do {
-                    _ = try SoundFileReader(path: resolved)
+                    let reader = try SoundFileReader(path: resolved)
+                    try Self.checkHeader(of: reader, key: key, outputRate: recipe.output.sampleRate)
                     used.append(resolved)
                 } catch {
                     problems.append(Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
@@ -115,6 +116,19 @@ public final class TrackRenderer: @unchecked Sendable {
         }
         if !problems.isEmpty { throw DiagnosticList(problems) }
         return used
+    }
+
+    /// What an asset's header already tells, so that `--check` finds it without decoding:
+    /// a rate libsamplerate cannot convert to the output's, a cue file over its 60 s, a bed
+    /// shorter than `PreparedBed.minimumSeconds`. The renderer checks the same while decoding.
+    static func checkHeader(of reader: SoundFileReader, key: String, outputRate: Int) throws(AudioError) {
+        try SampleRateConverter.checkRatio(inputRate: reader.sampleRate, outputRate: outputRate, name: reader.path)
+        if key == "bed.file" {
+            if let frames = reader.knownFrames { try PreparedBed.checkLength(frames: frames, rate: reader.sampleRate, path: reader.path) }
+        } else {
+            let limit = Int64(CueSounds.maximumFileSeconds) * Int64(outputRate)
+            try AudioDecoder.checkClaimedLength(of: reader, sampleRate: outputRate, maximumFrames: limit)
+        }
     }
 
     private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {
@@ -142,7 +156,16 @@ public final class TrackRenderer: @unchecked Sendable {
         for attempt in 1...Self.lossyAttempts {
             var plan: LoudnessPlan?
             if let target = recipe.output.loudness, let measured {
-                plan = try LoudnessPlan.plan(measured: measured, target: target + targetOffset, ceiling: ceiling, pass: analysis)
+                let planned = try LoudnessPlan.plan(measured: measured, target: target + targetOffset, ceiling: ceiling, pass: analysis)
+                // a target the limiter cannot reach is known before encoding
+                if let why = LoudnessPlan.shortfall(
+                    loudness: planned.loudness - targetOffset, truePeak: planned.truePeak, target: target,
+                    ceiling: recipe.output.truePeak, limited: planned.limit, format: output.format,
+                    loweredCeiling: ceiling < output.ceiling ? planned.limiterCeiling : nil)
+                {
+                    throw Diagnostic(why, at: recipe.location(of: "output.loudness"))
+                }
+                plan = planned
             }
             let file = try AtomicOutputFile(path: output.audioPath)
             var (loudness, peak, peaks) = try encodePass(
@@ -164,6 +187,16 @@ public final class TrackRenderer: @unchecked Sendable {
                         continue
                     }
                 }
+            }
+            // recipe-v1 § Output: never a file whose loudness misses its target, with exit 0
+            if let target = recipe.output.loudness,
+                let why = LoudnessPlan.shortfall(
+                    loudness: loudness, truePeak: peak, target: target, ceiling: recipe.output.truePeak,
+                    limited: plan?.limit ?? false, format: output.format,
+                    loweredCeiling: ceiling < output.ceiling ? plan?.limiterCeiling : nil)
+            {
+                file.discard()
+                throw Diagnostic(why, at: recipe.location(of: "output.loudness"))
             }
             let sha = try file.sha256()
             let size = file.size()
@@ -291,7 +324,7 @@ public final class TrackRenderer: @unchecked Sendable {
 
     /// The output's folder must exist and be a folder: like `cp` or `flac -o`, render does not invent folders.
     private static func checkFolder(for path: String) throws(AudioError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathName.folder(of: path)
         guard !folder.isEmpty else { return }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
