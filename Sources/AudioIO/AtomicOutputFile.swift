@@ -189,6 +189,42 @@ public final class AtomicOutputFile {
         finish()
     }
 
+    /// Commits `files` in order as one step: no other render's commit (another process's, or
+    /// another worker's) interleaves with them, so an audio file and its cue sheet always
+    /// come from the same render, even when two renders write the same outputs at once.
+    ///
+    /// The step holds an exclusive `flock` on each destination folder (in name order, so two
+    /// steps never wait on each other); where the file system has no `flock` the files are
+    /// committed without it.
+    public static func commitTogether(_ files: [AtomicOutputFile]) throws(AudioError) {
+        var locks: [Int32] = []
+        defer {
+            for fd in locks.reversed() {
+                flock(fd, LOCK_UN)
+                close(fd)
+            }
+        }
+        for folder in Set(files.map { Self.folder(of: $0.path) }).sorted() {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw AudioError(file: folder, operation: "open", reason: describe(errno), kind: .cannotCreate)
+            }
+            var locked = true
+            while flock(fd, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                guard [EBADF, ENOLCK, EOPNOTSUPP, EINVAL].contains(errno) else {
+                    let reason = describe(errno)
+                    close(fd)
+                    throw AudioError(file: folder, operation: "flock", reason: reason, kind: .cannotCreate)
+                }
+                locked = false
+                break
+            }
+            if locked { locks.append(fd) } else { close(fd) }
+        }
+        for file in files { try file.commit() }
+    }
+
     /// Throws the data away; the destination is left as it was.
     public func discard() {
         guard !done else { return }

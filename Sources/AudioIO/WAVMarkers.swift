@@ -19,13 +19,29 @@ public enum WAVMarkers {
         }
     }
 
-    /// Appends `points` to the RIFF/WAVE file open on `fd` (read and write).
+    /// The bytes `append` adds for `points` (at most one more, for an odd-sized file).
+    public static func size(of points: [Point]) -> Int64 {
+        guard !points.isEmpty else { return 0 }
+        let cue = 8 + 4 + 24 * Int64(points.count)
+        let labels = points.reduce(Int64(12)) { total, point in
+            let body = 4 + Int64(point.label.utf8.filter { $0 != 0 }.count) + 1
+            return total + 8 + body + body % 2
+        }
+        return cue + labels
+    }
+
+    /// Appends `points` to the RIFF/WAVE or RF64/WAVE file open on `fd` (read and write).
+    ///
+    /// A RIFF file's 32-bit size is updated; an RF64 file keeps `0xFFFFFFFF` there and its
+    /// 64-bit RIFF size in the `ds64` chunk that libsndfile writes first, which is updated instead.
     public static func append(_ points: [Point], fileDescriptor fd: Int32, path: String) throws(AudioError) {
         guard !points.isEmpty else { return }
-        var header = [UInt8](repeating: 0, count: 12)
-        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 12, 0) }
-        guard n == 12, header[0..<4] == [0x52, 0x49, 0x46, 0x46][...], header[8..<12] == [0x57, 0x41, 0x56, 0x45][...] else {
-            throw AudioError(file: path, operation: "WAV markers", reason: "not a RIFF/WAVE file", kind: .software)
+        var header = [UInt8](repeating: 0, count: 28)
+        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 28, 0) }
+        let isRIFF = n >= 12 && header[0..<4] == [0x52, 0x49, 0x46, 0x46][...]
+        let isRF64 = n == 28 && header[0..<4] == [0x52, 0x46, 0x36, 0x34][...] && header[12..<16] == [0x64, 0x73, 0x36, 0x34][...]
+        guard isRIFF || isRF64, header[8..<12] == [0x57, 0x41, 0x56, 0x45][...] else {
+            throw AudioError(file: path, operation: "WAV markers", reason: "not a RIFF/WAVE or RF64/WAVE file", kind: .software)
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -40,12 +56,19 @@ public enum WAVMarkers {
             list += chunk("labl", le32(UInt32(i + 1)) + Array(point.label.utf8.filter { $0 != 0 }) + [0])
         }
         bytes += chunk("LIST", list)
-        guard end + Int64(bytes.count) - 8 <= Int64(UInt32.max) else {
-            throw AudioError(file: path, operation: "WAV markers", reason: "the file would exceed the 4 GiB RIFF limit", kind: .data)
+        guard isRF64 || end + Int64(bytes.count) - 8 <= Int64(UInt32.max) else {
+            // the encoder chooses RF64 for files this large (TrackEncoder.needsRF64): this is the guard
+            throw AudioError(file: path, operation: "WAV markers", reason: "the file would exceed the 4 GiB RIFF limit", kind: .software)
         }
         try write(bytes, at: end, fd: fd, path: path)
         end += Int64(bytes.count)
-        try write(le32(UInt32(end - 8)), at: 4, fd: fd, path: path)
+        if isRF64 {
+            // ds64: riffSize (64-bit) right after the chunk's id and size
+            let size = UInt64(end - 8)
+            try write(le32(UInt32(size & 0xffff_ffff)) + le32(UInt32(size >> 32)), at: 20, fd: fd, path: path)
+        } else {
+            try write(le32(UInt32(end - 8)), at: 4, fd: fd, path: path)
+        }
     }
 
     private static func cueBody(_ points: [Point]) -> [UInt8] {

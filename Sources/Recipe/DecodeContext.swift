@@ -142,6 +142,13 @@ struct DecodeContext {
             expected("text", at: node, path: path)
             return nil
         }
+        guard text.utf8.count <= RecipeLimits.maxTextBytes else {
+            error(
+                "\(path): expected a text of at most \(RecipeLimits.maxTextBytes) bytes, found \(text.utf8.count) bytes"
+                    + " (it is written into every tag, caption and cue sheet entry; shorten it)",
+                at: node)
+            return nil
+        }
         return text
     }
 

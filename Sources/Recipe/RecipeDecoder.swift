@@ -126,6 +126,19 @@ extension DecodeContext {
         }
     }
 
+    /// Reports (and returns true) when the labels of `cycles` cycles and `extra` more phases
+    /// pass `RecipeLimits.maxTrackTextBytes`, at the `duration` or `cycles` that asks for them.
+    private mutating func checkLabels(pattern: Pattern, cycles: Int128, extra: Int128, at node: NodeID, path: String) -> Bool {
+        let perCycle = Int128(pattern.phases.reduce(0) { $0 + $1.label.utf8.count })
+        var total = cycles * perCycle
+        for phase in pattern.phases.prefix(Int(min(extra, Int128(pattern.phases.count)))) { total += Int128(phase.label.utf8.count) }
+        guard total > Int128(RecipeLimits.maxTrackTextBytes) else { return false }
+        expected(
+            "a track whose phase labels hold at most \(RecipeLimits.maxTrackTextBytes / (1 << 20)) MiB of text in all", at: node, path: path,
+            reason: "\(cycles) cycles × \(perCycle) bytes of labels make \(total) bytes, each written into the cue sheet, captions and markers; shorten the labels or the track")
+        return true
+    }
+
     /// Reports a track that breaks a ceiling of `RecipeLimits` or does not fit its parts:
     /// longer than 24 h (cycles), too short for one cycle or phase (duration), more
     /// than `maxPhasesPerTrack` phases, or bed fades longer than the track.
@@ -149,6 +162,7 @@ extension DecodeContext {
                 return
             }
             let phases = Int128(count) * phasesPerCycle
+            if checkLabels(pattern: pattern, cycles: Int128(count), extra: 0, at: node, path: "cycles") { return }
             if phases > maxPhases {
                 expected(
                     "a number of cycles that keeps the track within \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: "cycles",
@@ -177,6 +191,9 @@ extension DecodeContext {
                     if room < 0 { break }
                     phases += 1
                 }
+            }
+            if checkLabels(pattern: pattern, cycles: cycles, extra: phases - cycles * phasesPerCycle, at: node, path: "duration") {
+                return
             }
             if phases > maxPhases {
                 let extra = phases - cycles * phasesPerCycle

@@ -22,6 +22,18 @@ public enum RecipeLimits {
     /// The most problems reported for one recipe: 100, then "too many problems" (`DecodeContext`).
     public static let maxDiagnostics = 100
 
+    /// The longest one-line text (`title`, `category`, `pattern.name`, a phase's `label`):
+    /// 256 bytes of UTF-8 (`DecodeContext.string`). A title is written into every tag,
+    /// chapter list and page of the track, a label into every phase's cue sheet entry,
+    /// caption and marker, so a YAML alias of a 100 KB label used 99 times would write
+    /// 110 MB of cue sheet.
+    public static let maxTextBytes = 256
+    /// The most label text one track writes: 4 MiB, the labels of all its phases
+    /// (`cycles` × the labels of one cycle; checked at `duration` or `cycles`). Each phase
+    /// label is repeated in the cue sheet, the captions and the WAV markers; 100,000
+    /// phases labelled "Breathe In" hold 1 MB.
+    public static let maxTrackTextBytes = 4 << 20
+
     // MARK: - Time
 
     /// The longest length anywhere in a recipe, and the longest track: 24 h

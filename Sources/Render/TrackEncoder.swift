@@ -60,6 +60,11 @@ final class TrackEncoder {
         case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
         case (.ogg, _): (sfFormat, sample) = (nil, .float)
         }
+        let sfChosen = sfFormat.map { wav in
+            format == .wav && Self.needsRF64(
+                frames: totalFrames, channels: channels, bytesPerSample: sample == .int16 ? 2 : sample == .int24 ? 3 : 4,
+                metadata: metadata) ? SoundFileWriter.Format(major: Int32(SF_FORMAT_RF64), subtype: wav.subtype) : wav
+        }
         if format == .flac {
             backend = .flac(
                 try FLACWriter(
@@ -67,7 +72,7 @@ final class TrackEncoder {
                     bitsPerSample: sample == .int16 ? 16 : 24, totalFrames: totalFrames,
                     comments: metadata.tags + metadata.chapterComments),
                 sample)
-        } else if let sfFormat {
+        } else if let sfFormat = sfChosen {
             let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels)
             for (key, value) in metadata.tags {
                 switch key {
@@ -87,6 +92,17 @@ final class TrackEncoder {
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Self.maximumFrames * channels) : []
         ints = sample != .float ? [Int32](repeating: 0, count: Self.maximumFrames * channels) : []
+    }
+
+    /// Whether a WAV of `frames` frames, with its tags and markers, would pass RIFF's 4 GiB
+    /// size field: it is then written as RF64 (EBU Tech 3306, libsndfile's `SF_FORMAT_RF64`),
+    /// which keeps 64-bit sizes in a `ds64` chunk and which players and DAWs read. An 8-hour
+    /// 48 kHz stereo 32-bit float master is 11 GB. Smaller files stay plain RIFF, byte for byte.
+    static func needsRF64(frames: Int64, channels: Int, bytesPerSample: Int, metadata: EmbeddedMetadata) -> Bool {
+        let data = frames * Int64(channels) * Int64(bytesPerSample)
+        let tags = metadata.tags.reduce(Int64(0)) { $0 + 16 + Int64($1.1.utf8.count) }
+        let header: Int64 = 4096  // RIFF, fmt, fact, LIST/INFO headers and padding, generously
+        return header + data + tags + WAVMarkers.size(of: metadata.markers) > Int64(UInt32.max)
     }
 
     /// Frames converted at once (the encoder pipeline's chunk).

@@ -65,6 +65,15 @@ public final class TrackRenderer: @unchecked Sendable {
         recipe: Recipe, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = []
     ) throws(DiagnosticList) -> RenderedTrack {
         let output = try OutputPlan(recipe: recipe, outputPath: outputPath, sidecars: sidecars)
+        // every file the render will put in place (audio, cue sheet, sidecars) is checked before
+        // any work: a folder named like the cue sheet must not be found after the render
+        do throws(AudioError) {
+            for path in [output.audioPath, output.cueSheetPath] + output.sidecars.map(\.1) {
+                try AtomicOutputFile.checkDestination(path)
+            }
+        } catch {
+            throw DiagnosticList([error.diagnostic])
+        }
         let timeline = try Timeline(recipe: recipe)
         // seeds follow the recipe's meaning, not its spacing or comments
         let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
@@ -134,7 +143,6 @@ public final class TrackRenderer: @unchecked Sendable {
     private func encode(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan, seed: [UInt8]) throws -> RenderedTrack {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
-        try Self.checkFolder(for: output.audioPath)
         let analysis = AnalysisPass(
             sources: sources, sampleRate: rate, channels: channels, totalFrames: timeline.totalFrames, threads: threads)
         let measured = recipe.output.loudness == nil ? nil : try LoudnessPlan.measure(pass: analysis)
@@ -212,9 +220,9 @@ public final class TrackRenderer: @unchecked Sendable {
                 try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: peaks).utf8))
                 sidecarFiles.append(sidecar)
             }
-            try file.commit()
-            try cues.commit()
-            for sidecar in sidecarFiles { try sidecar.commit() }
+            // the audio first (a catalog trusts an old entry while its audio is the old one), and
+            // all of them as one step, so two renders of the same outputs never mix their files
+            try AtomicOutputFile.commitTogether([file, cues] + sidecarFiles)
             return RenderedTrack(
                 recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath,
                 sidecarPaths: output.sidecars.map(\.1), format: output.format,
@@ -259,13 +267,11 @@ public final class TrackRenderer: @unchecked Sendable {
         var mix = try sources.makeMix()
         var block = [Float](repeating: 0, count: Block.frames * channels)
         var written: Int64 = 0
-        var clip: (peak: Float, frame: Int64)?
+        var clip: Int64?
         let sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void = { (p, n) throws(AudioError) in
-            if plan == nil, clip == nil {
-                for i in 0..<(n * channels) where abs(p[i]) > 1 {
-                    clip = (abs(p[i]), written + Int64(i / channels))
-                    break
-                }
+            if plan == nil, clip == nil, let i = (0..<(n * channels)).first(where: { abs(p[$0]) > 1 }) {
+                clip = written + Int64(i / channels)
+                return
             }
             try meter?.add(p, frames: n)
             columns.add(p, frames: n, channels: channels)
@@ -288,11 +294,25 @@ public final class TrackRenderer: @unchecked Sendable {
             }
         }
         if let clip {
-            let seconds = Double(clip.frame) / Double(rate)
+            // the message names the mix's real peak, not the first sample over: the rest of
+            // the mix is rendered (not encoded) to find it
+            var peak: (peak: Float, frame: Int64) = (0, 0)
+            var rest = try sources.makeMix()
+            var position: Int64 = 0
+            while true {
+                let n = try block.withUnsafeMutableBufferPointer { (p) throws(AudioError) in try rest.render(into: p) }
+                if n == 0 { break }
+                block.withUnsafeBufferPointer { p in
+                    guard let base = p.baseAddress, PeakScan.peak(base, count: n * channels) > peak.peak else { return }
+                    for i in 0..<(n * channels) where abs(p[i]) > peak.peak { peak = (abs(p[i]), position + Int64(i / channels)) }
+                }
+                position += Int64(n)
+            }
             throw Diagnostic(
                 String(
-                    format: "the mix clips (peak %+.2f dBFS at %.3f s) and loudness is off; lower the gains or set a loudness target",
-                    Gain.decibels(linear: Double(clip.peak)), seconds),
+                    format: "the mix clips from %.3f s (its peak is %+.2f dBFS at %.3f s) and loudness is off; lower the gains by %.1f dB or more, or set a loudness target",
+                    Double(clip) / Double(rate), Gain.decibels(linear: Double(peak.peak)), Double(peak.frame) / Double(rate),
+                    (Gain.decibels(linear: Double(peak.peak)) * 10).rounded(.up) / 10),
                 at: recipe.location(of: "output.loudness"))
         }
         guard written == timeline.totalFrames else {
@@ -320,19 +340,6 @@ public final class TrackRenderer: @unchecked Sendable {
             throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)
         }
         return meter.finish()
-    }
-
-    /// The output's folder must exist and be a folder: like `cp` or `flac -o`, render does not invent folders.
-    private static func checkFolder(for path: String) throws(AudioError) {
-        let folder = PathName.folder(of: path)
-        guard !folder.isEmpty else { return }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
-            throw AudioError(file: path, operation: "create", reason: "the folder \(folder) does not exist", kind: .cannotCreate)
-        }
-        guard isDirectory.boolValue else {
-            throw AudioError(file: path, operation: "create", reason: "\(folder) is not a folder", kind: .cannotCreate)
-        }
     }
 
     /// 64 bits of a digest, for seeds.
