@@ -29,10 +29,7 @@ public enum AudioDecoder {
     ) throws(AudioError) -> Int64 {
         let reader = try SoundFileReader(path: path)
         if let identity, reader.identity != identity {
-            throw AudioError(
-                file: path, operation: "decode",
-                reason: "the file changed while it was being read (opened again, it is not the version first read); render again once it is written",
-                kind: .data)
+            throw FileIdentity.changedError(path: path, "since it was first read or fingerprinted (it is another version now)")
         }
         try checkClaimedLength(of: reader, sampleRate: sampleRate, maximumFrames: maximumFrames)
         var sourcePosition: Int64 = 0

@@ -1,3 +1,4 @@
+import AudioCore
 import Glibc
 
 /// What tells one version of a file from another: device, inode, size, modification
@@ -7,19 +8,20 @@ import Glibc
 /// set back, and a file replaced by a rename has another inode. So two equal
 /// identities taken at two moments mean the bytes did not change in between: a
 /// fingerprint hashed at one moment describes what a decoder read at a later one.
-public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
+public struct FileIdentity: Sendable, Hashable, CustomStringConvertible {
     public var device: UInt64
     public var inode: UInt64
     public var size: Int64
-    public var modified: timespec
-    public var changed: timespec
+    /// `st_mtim` and `st_ctim`, as nanoseconds since the epoch.
+    public var modified: Int64
+    public var changed: Int64
 
     init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modified = info.st_mtim
-        changed = info.st_ctim
+        modified = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
     }
 
     /// The identity of the open file `descriptor`, or nil when `fstat` fails.
@@ -34,11 +36,12 @@ public struct FileIdentity: Sendable, Equatable, CustomStringConvertible {
         return stat(path, &info) == 0 ? FileIdentity(info) : nil
     }
 
-    public static func == (a: FileIdentity, b: FileIdentity) -> Bool {
-        a.device == b.device && a.inode == b.inode && a.size == b.size
-            && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-            && a.changed.tv_sec == b.changed.tv_sec && a.changed.tv_nsec == b.changed.tv_nsec
-    }
+    public var description: String { "inode \(inode), \(size) bytes, changed at \(changed) ns" }
 
-    public var description: String { "inode \(inode), \(size) bytes, changed \(changed.tv_sec).\(changed.tv_nsec)" }
+    /// The error for a file that is not the version a caller expected (`why` says which moment).
+    public static func changedError(path: String, _ why: String) -> AudioError {
+        AudioError(
+            file: path, operation: "decode",
+            reason: "the file changed \(why); render again once it is written", kind: .data)
+    }
 }

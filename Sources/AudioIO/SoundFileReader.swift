@@ -137,10 +137,7 @@ public final class SoundFileReader {
     public func checkUnchanged() throws(AudioError) {
         guard handle != nil, let now = FileIdentity.of(descriptor: descriptor) else { return }
         guard now == identity else {
-            throw AudioError(
-                file: path, operation: "decode",
-                reason: "the file changed while it was being read (\(identity.size) bytes when opened, \(now.size) now); render again once it is written",
-                kind: .data)
+            throw FileIdentity.changedError(path: path, "while it was being read (\(identity.size) bytes when opened, \(now.size) now)")
         }
     }
 

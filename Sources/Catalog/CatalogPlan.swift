@@ -1,4 +1,5 @@
 import AudioCore
+import AudioIO
 import Foundation
 import Recipe
 import Render
@@ -14,6 +15,8 @@ public struct PlannedTrack: Sendable {
     /// The sidecar files written beside it, by kind (always the waveform picture, for the preview page).
     public let sidecars: [(kind: SidecarKind, file: String)]
     public let fingerprint: String
+    /// The version of each asset file (by resolved path) the fingerprint hashed: the render must read these.
+    public let assetVersions: [String: FileIdentity]
 }
 
 /// A catalog read and checked: the tracks that can be rendered, and every problem found.
@@ -64,8 +67,11 @@ public struct CatalogPlan: Sendable {
                     ? ""
                     : try Fingerprint.of(
                         recipe: recipe, outputFile: audio, sidecars: files.map(\.file), assets: used.sorted(), hashes: hashes)
+                var versions: [String: FileIdentity] = [:]
+                for path in used { versions[path] = hashes.identity(of: path) }
                 plan.tracks.append(PlannedTrack(recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
-                                                cueFile: "\(recipe.id).cues.json", sidecars: files, fingerprint: fingerprint))
+                                                cueFile: "\(recipe.id).cues.json", sidecars: files, fingerprint: fingerprint,
+                                                assetVersions: versions))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
             } catch {

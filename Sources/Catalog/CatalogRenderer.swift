@@ -112,7 +112,7 @@ public final class CatalogRenderer: @unchecked Sendable {
                 do {
                     let done = try renderer.render(
                         recipe: track.recipe, outputPath: path(track.audioFile), assets: assets,
-                        sidecars: Set(track.sidecars.map(\.kind)))
+                        sidecars: Set(track.sidecars.map(\.kind)), expected: track.assetVersions)
                     let entry = Manifest.Entry(
                         id: track.recipe.id, title: track.recipe.title, category: track.recipe.category,
                         duration: Double(done.frames) / Double(done.sampleRate), file: track.audioFile, cues: track.cueFile,

@@ -20,26 +20,40 @@ public enum Fingerprint {
     }
 }
 
-/// SHA-256 of asset files, each read once per catalog run however many tracks share it.
+/// SHA-256 of asset files, each read once per catalog run however many tracks share it,
+/// with the version of the file (`FileIdentity`) the hash describes.
 public final class AssetHashes: @unchecked Sendable {
-    private var hashes: [String: String] = [:]
+    private var hashes: [String: (hash: String, identity: FileIdentity)] = [:]
     private let lock = NSLock()
 
     public init() {}
 
+    /// The file's SHA-256. A file that changes while it is hashed is an error: the
+    /// fingerprint must describe one version, the one `identity(of:)` names.
     public func hash(of path: String) throws -> String {
         lock.lock()
         if let known = hashes[path] {
             lock.unlock()
-            return known
+            return known.hash
         }
         lock.unlock()
-        guard let hex = SHA256Hasher.hex(ofFile: path) else {
+        let before = FileIdentity.of(path: path)
+        guard let hex = SHA256Hasher.hex(ofFile: path), let before else {
             throw ManifestError(path: path, reason: "cannot read the asset to fingerprint it")
         }
+        guard FileIdentity.of(path: path) == before else {
+            throw ManifestError(path: path, reason: "the asset changed while it was being fingerprinted; render again once it is written")
+        }
         lock.lock()
-        hashes[path] = hex
+        hashes[path] = (hex, before)
         lock.unlock()
         return hex
+    }
+
+    /// The version of the file that `hash(of:)` hashed, if it was hashed.
+    public func identity(of path: String) -> FileIdentity? {
+        lock.lock()
+        defer { lock.unlock() }
+        return hashes[path]?.identity
     }
 }

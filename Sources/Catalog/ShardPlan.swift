@@ -42,16 +42,49 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// From `CADENCE_SHARD=K/N`, GitLab's `CI_NODE_INDEX`/`CI_NODE_TOTAL` (1-based), or a
-    /// Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (0-based) with `CADENCE_SHARD_TOTAL`.
-    public static func fromEnvironment(_ env: [String: String]) -> ShardSpec? {
-        if let text = env["CADENCE_SHARD"] { return ShardSpec(text) }
-        if let k = env["CI_NODE_INDEX"].flatMap(Int.init), let n = env["CI_NODE_TOTAL"].flatMap(Int.init) {
-            return ShardSpec(index: k, count: n)
+    /// Kubernetes Indexed Job's `JOB_COMPLETION_INDEX` (0-based) with `CADENCE_SHARD_TOTAL`;
+    /// nil when none of them is set. A variable that is set but not a shard (`3/2`, `x`, an
+    /// index without its total) throws, naming the variable and its value.
+    public static func fromEnvironment(_ env: [String: String]) throws(EnvironmentError) -> ShardSpec? {
+        func shard(_ k: String?, _ n: String?, names: (String, String), base: Int) throws(EnvironmentError) -> ShardSpec? {
+            switch (k, n) {
+            case (nil, nil): return nil
+            case (let k?, let n?):
+                guard let index = Int(k), let count = Int(n) else {
+                    throw EnvironmentError(message: "\(names.0)=\(k) and \(names.1)=\(n) are not whole numbers")
+                }
+                guard count >= 1 else { throw EnvironmentError(message: "\(names.1)=\(n): the shard count must be at least 1") }
+                guard let spec = ShardSpec(index: index + base, count: count) else {
+                    // `base` 0: the variable counts from 1 (GitLab); 1: from 0 (Kubernetes)
+                    let (low, high) = base == 0 ? (1, count) : (0, count - 1)
+                    throw EnvironmentError(message: "\(names.0)=\(k) is out of range for \(names.1)=\(n) (expected \(low) to \(high))")
+                }
+                return spec
+            case (let k?, nil): throw EnvironmentError(message: "\(names.0)=\(k) is set but \(names.1) is not")
+            case (nil, let n?): throw EnvironmentError(message: "\(names.1)=\(n) is set but \(names.0) is not")
+            }
         }
-        if let k = env["JOB_COMPLETION_INDEX"].flatMap(Int.init), let n = env["CADENCE_SHARD_TOTAL"].flatMap(Int.init) {
-            return ShardSpec(index: k + 1, count: n)
+        if let text = env["CADENCE_SHARD"] {
+            guard let spec = ShardSpec(text) else {
+                let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+                if parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) {
+                    throw EnvironmentError(
+                        message: n < 1 ? "CADENCE_SHARD=\(text): the shard count must be at least 1"
+                            : "CADENCE_SHARD=\(text): shard \(k) is out of range (expected 1 to \(n))")
+                }
+                throw EnvironmentError(message: "CADENCE_SHARD=\(text) is not K/N (e.g. 3/8)")
+            }
+            return spec
         }
-        return nil
+        if let spec = try shard(env["CI_NODE_INDEX"], env["CI_NODE_TOTAL"], names: ("CI_NODE_INDEX", "CI_NODE_TOTAL"), base: 0) {
+            return spec
+        }
+        return try shard(env["JOB_COMPLETION_INDEX"], env["CADENCE_SHARD_TOTAL"], names: ("JOB_COMPLETION_INDEX", "CADENCE_SHARD_TOTAL"), base: 1)
+    }
+
+    /// A shard variable that is set but cannot be used.
+    public struct EnvironmentError: Error, Sendable {
+        public let message: String
     }
 
     public var description: String { "\(index)/\(count)" }

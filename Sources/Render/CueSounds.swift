@@ -12,7 +12,9 @@ struct CueSounds {
     private var index: [CueSound: Int] = [:]
 
     /// The sound's index, preparing it on first use.
-    mutating func prepare(_ sound: CueSound, name: String, recipe: Recipe, assets: AssetFolder?) throws(DiagnosticList) -> Int {
+    mutating func prepare(
+        _ sound: CueSound, name: String, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity] = [:]
+    ) throws(DiagnosticList) -> Int {
         if let found = index[sound] { return found }
         let rate = recipe.output.sampleRate
         let channels = recipe.output.channels
@@ -46,7 +48,7 @@ struct CueSounds {
             do {
                 try AudioDecoder.decode(
                     path: resolved, sampleRate: rate, channels: channels,
-                    maximumFrames: Int64(Self.maximumFileSeconds * rate)
+                    maximumFrames: Int64(Self.maximumFileSeconds * rate), identity: expected[resolved]
                 ) { (p, n) throws(AudioError) in
                     samples.append(contentsOf: p[0..<(n * channels)])
                 }

@@ -35,9 +35,13 @@ public final class PreparedBed: @unchecked Sendable {
             kind: .data)
     }
 
-    init(path: String, sampleRate: Int, channels: Int) throws(AudioError) {
+    /// Decodes the bed at `path`; `expected`: the version it must be (the one a catalog fingerprinted).
+    init(path: String, sampleRate: Int, channels: Int, expected: FileIdentity? = nil) throws(AudioError) {
         let maximum = Int64(sampleRate) * Int64(Self.maximumSeconds)
         let source = try SoundFileReader(path: path)
+        if let expected, source.identity != expected {
+            throw FileIdentity.changedError(path: path, "since it was fingerprinted (it is another version now)")
+        }
         try AudioDecoder.checkClaimedLength(of: source, sampleRate: sampleRate, maximumFrames: maximum)
         let sourceRate = source.sampleRate
         let claimed = source.knownFrames
@@ -152,8 +156,7 @@ public final class PreparedBed: @unchecked Sendable {
 public final class BedCache: @unchecked Sendable {
     private struct Key: Hashable {
         let path: String
-        let size: Int64
-        let modified: Double
+        let identity: FileIdentity?
         let sampleRate: Int
         let channels: Int
     }
@@ -168,12 +171,14 @@ public final class BedCache: @unchecked Sendable {
     /// Each bed is decoded once however many tracks ask for it at the same time:
     /// the first caller decodes while the others wait for its result; beds of
     /// other files decode in parallel.
-    public func bed(path: String, sampleRate: Int, channels: Int) throws(AudioError) -> PreparedBed {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let key = Key(
-            path: path, size: (attributes?[.size] as? NSNumber)?.int64Value ?? -1,
-            modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0,
-            sampleRate: sampleRate, channels: channels)
+    /// `expected`: the version of the file the bed must be decoded from (a catalog's fingerprint).
+    public func bed(path: String, sampleRate: Int, channels: Int, expected: FileIdentity? = nil) throws(AudioError) -> PreparedBed {
+        // a bed is shared only between renders of the same version of its file
+        let identity = FileIdentity.of(path: path)
+        if let expected, let identity, identity != expected {
+            throw FileIdentity.changedError(path: path, "since it was fingerprinted (it is another version now)")
+        }
+        let key = Key(path: path, identity: identity, sampleRate: sampleRate, channels: channels)
         condition.lock()
         while inFlight.contains(key) { condition.wait() }
         if let bed = beds[key] {
@@ -183,7 +188,7 @@ public final class BedCache: @unchecked Sendable {
         inFlight.insert(key)
         condition.unlock()
         let result: Result<PreparedBed, AudioError>
-        do { result = .success(try PreparedBed(path: path, sampleRate: sampleRate, channels: channels)) } catch { result = .failure(error) }
+        do { result = .success(try PreparedBed(path: path, sampleRate: sampleRate, channels: channels, expected: identity)) } catch { result = .failure(error) }
         condition.lock()
         inFlight.remove(key)
         if case .success(let bed) = result { beds[key] = bed }

@@ -61,8 +61,11 @@ public final class TrackRenderer: @unchecked Sendable {
 
     /// Renders a loaded recipe to `outputPath` (default `<id>.<format>` in the current folder),
     /// with the `sidecars` asked for and those the recipe lists.
+    /// `expected`: the versions of the asset files (by resolved path) a catalog fingerprinted;
+    /// a file that has changed since is refused, so the manifest never vouches for other bytes.
     public func render(
-        recipe: Recipe, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = []
+        recipe: Recipe, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = [],
+        expected: [String: FileIdentity] = [:]
     ) throws(DiagnosticList) -> RenderedTrack {
         let output = try OutputPlan(recipe: recipe, outputPath: outputPath, sidecars: sidecars)
         // every file the render will put in place (audio, cue sheet, sidecars) is checked before
@@ -79,7 +82,7 @@ public final class TrackRenderer: @unchecked Sendable {
         let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
         let sources = try TrackSources(
             recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds,
-            seed: Self.word(seed, 0))
+            seed: Self.word(seed, 0), expected: expected)
         do {
             return try encode(recipe: recipe, timeline: timeline, sources: sources, output: output, seed: seed)
         } catch let error as AudioError {

@@ -16,7 +16,12 @@ struct TrackSources {
     /// Frames of each timeline cue's sound, in timeline order (for the cue sheet).
     let cueLengths: [Int64]
 
-    init(recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, seed: UInt64) throws(DiagnosticList) {
+    /// `expected`: the version of each asset file (by resolved path) that the render must read,
+    /// when a catalog fingerprinted them; a file that is another version by then is an error.
+    init(
+        recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, seed: UInt64,
+        expected: [String: FileIdentity] = [:]
+    ) throws(DiagnosticList) {
         let rate = recipe.output.sampleRate
         let channels = recipe.output.channels
         self.channels = channels
@@ -46,7 +51,7 @@ struct TrackSources {
                     }
                     let resolved = try assets.resolve(path, key: "bed.file", in: recipe)
                     do {
-                        let prepared = try beds.bed(path: resolved, sampleRate: rate, channels: channels)
+                        let prepared = try beds.bed(path: resolved, sampleRate: rate, channels: channels, expected: expected[resolved])
                         let crossfade = min(bed.crossfade.frame(at: rate), prepared.frames / 2)
                         kind = { .file(prepared, crossfade: crossfade) }
                     } catch {
@@ -72,7 +77,7 @@ struct TrackSources {
         var failed: Set<String> = []
         for cue in timeline.cues where !failed.contains(cue.name) {
             do {
-                let index = try prepared.prepare(cue.sound, name: cue.name, recipe: recipe, assets: assets)
+                let index = try prepared.prepare(cue.sound, name: cue.name, recipe: recipe, assets: assets, expected: expected)
                 events.append(CueTrack.Event(frame: cue.frame, sound: index))
                 let length = Int64(prepared.sounds[index].count / channels)
                 lengths.append(min(length, timeline.totalFrames - cue.frame))

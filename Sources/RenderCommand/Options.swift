@@ -90,7 +90,11 @@ struct Options {
         if wantsVersion { options.action = .version; return options }
         if let shardText {
             if shardText == "auto" {
-                guard let spec = ShardSpec.fromEnvironment(environment) else {
+                let found: ShardSpec?
+                do { found = try ShardSpec.fromEnvironment(environment) } catch {
+                    throw UsageError(message: "--shard auto: \(error.message)")
+                }
+                guard let spec = found else {
                     throw UsageError(message: "--shard auto found no shard in the environment (CADENCE_SHARD, CI_NODE_INDEX/CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL)")
                 }
                 options.shard = spec

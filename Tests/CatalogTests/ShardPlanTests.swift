@@ -39,9 +39,28 @@ import Testing
     }
 
     @Test func readsCIEnvironments() {
-        #expect(ShardSpec.fromEnvironment(["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "5"]) == ShardSpec(index: 2, count: 5))
-        #expect(ShardSpec.fromEnvironment(["JOB_COMPLETION_INDEX": "0", "CADENCE_SHARD_TOTAL": "4"]) == ShardSpec(index: 1, count: 4))
-        #expect(ShardSpec.fromEnvironment(["CADENCE_SHARD": "4/4", "CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"]) == ShardSpec(index: 4, count: 4))
-        #expect(ShardSpec.fromEnvironment([:]) == nil)
+        #expect(try ShardSpec.fromEnvironment(["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "5"]) == ShardSpec(index: 2, count: 5))
+        #expect(try ShardSpec.fromEnvironment(["JOB_COMPLETION_INDEX": "0", "CADENCE_SHARD_TOTAL": "4"]) == ShardSpec(index: 1, count: 4))
+        #expect(try ShardSpec.fromEnvironment(["CADENCE_SHARD": "4/4", "CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"]) == ShardSpec(index: 4, count: 4))
+        #expect(try ShardSpec.fromEnvironment([:]) == nil)
+    }
+
+    /// A shard variable that is set but unusable is named with its value, never "no shard found".
+    @Test(arguments: [
+        (["CADENCE_SHARD": "3/2"], "CADENCE_SHARD=3/2: shard 3 is out of range (expected 1 to 2)"),
+        (["CADENCE_SHARD": "1/0"], "CADENCE_SHARD=1/0: the shard count must be at least 1"),
+        (["CADENCE_SHARD": "two"], "CADENCE_SHARD=two is not K/N"),
+        (["CI_NODE_INDEX": "6", "CI_NODE_TOTAL": "5"], "CI_NODE_INDEX=6 is out of range for CI_NODE_TOTAL=5 (expected 1 to 5)"),
+        (["CI_NODE_INDEX": "2"], "CI_NODE_INDEX=2 is set but CI_NODE_TOTAL is not"),
+        (["JOB_COMPLETION_INDEX": "4", "CADENCE_SHARD_TOTAL": "4"], "JOB_COMPLETION_INDEX=4 is out of range for CADENCE_SHARD_TOTAL=4 (expected 0 to 3)"),
+        (["JOB_COMPLETION_INDEX": "x", "CADENCE_SHARD_TOTAL": "4"], "are not whole numbers"),
+    ])
+    func namesAnUnusableShardVariable(environment: [String: String], message: String) {
+        #expect(throws: ShardSpec.EnvironmentError.self) { try ShardSpec.fromEnvironment(environment) }
+        do {
+            _ = try ShardSpec.fromEnvironment(environment)
+        } catch {
+            #expect(error.message.contains(message), "\(error.message)")
+        }
     }
 }
