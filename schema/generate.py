@@ -289,10 +289,12 @@ recipe = {
     ],
     "$defs": {
         "text": {
-            "title": "non-empty text",
-            "description": "Non-empty text (a plain number or true/false is read as its text).",
+            "$comment": "maxLength counts characters; the renderer's limit is 256 bytes of UTF-8 (RecipeLimits.maxTextBytes), so text outside ASCII may pass here and fail there.",
+            "title": "non-empty text of at most 256 bytes",
+            "description": "Non-empty text (a plain number or true/false is read as its text), at most 256 bytes of UTF-8.",
             "type": ["string", "number", "boolean"],
             "minLength": 1,
+            "maxLength": 256,
         },
         "duration": {
             "$comment": "pattern: the renderer's grammar (Units.duration). not: one field or unit that alone exceeds 24 h; a sum of units over 24 h (23h 2h) is left to the renderer.",

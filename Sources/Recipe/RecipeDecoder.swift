@@ -162,13 +162,13 @@ extension DecodeContext {
                 return
             }
             let phases = Int128(count) * phasesPerCycle
-            if checkLabels(pattern: pattern, cycles: Int128(count), extra: 0, at: node, path: "cycles") { return }
             if phases > maxPhases {
                 expected(
                     "a number of cycles that keeps the track within \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: "cycles",
                     reason: "\(count) cycles × \(phasesPerCycle) phases make \(phases) phases")
                 return
             }
+            if checkLabels(pattern: pattern, cycles: Int128(count), extra: 0, at: node, path: "cycles") { return }
         case .duration(let duration):
             guard let node = top["duration"] else { return }
             track = Int128(duration.nanoseconds)
@@ -192,14 +192,14 @@ extension DecodeContext {
                     phases += 1
                 }
             }
-            if checkLabels(pattern: pattern, cycles: cycles, extra: phases - cycles * phasesPerCycle, at: node, path: "duration") {
-                return
-            }
             if phases > maxPhases {
                 let extra = phases - cycles * phasesPerCycle
                 expected(
                     "a duration that holds at most \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: "duration",
                     reason: "\(cycles) cycles of \(pattern.cycle)s\(extra > 0 ? " and \(extra) more" : "") make \(phases) phases")
+                return
+            }
+            if checkLabels(pattern: pattern, cycles: cycles, extra: phases - cycles * phasesPerCycle, at: node, path: "duration") {
                 return
             }
         }

@@ -55,9 +55,9 @@ struct HostileText: Sendable, CustomTestStringConvertible {
         patternYAML: "\"P\\0at\\ntern\\e\"", pattern: "P\u{0}at\ntern\u{1B}",
         labelYAML: "\"In\\0\\n\\e<b>--></b>\"", phaseLabel: "In\u{0}\n\u{1B}<b>--></b>")
     static let long = HostileText(
-        label: "very long", titleYAML: "\"" + String(repeating: "Lo\u{E9}ng ", count: 1000) + "\"",
-        title: String(repeating: "Lo\u{E9}ng ", count: 1000), categoryYAML: String(repeating: "c", count: 300),
-        category: String(repeating: "c", count: 300), patternYAML: String(repeating: "p", count: 500), pattern: String(repeating: "p", count: 500),
+        label: "very long", titleYAML: "\"" + String(repeating: "Lo\u{E9}ng ", count: 42) + "\"",
+        title: String(repeating: "Lo\u{E9}ng ", count: 42), categoryYAML: String(repeating: "c", count: 256),
+        category: String(repeating: "c", count: 256), patternYAML: String(repeating: "p", count: 256), pattern: String(repeating: "p", count: 256),
         labelYAML: String(repeating: "l", count: 200), phaseLabel: String(repeating: "l", count: 200))
     static let lookalikes = HostileText(
         label: "lookalikes", titleYAML: "\"\u{2215}etc\u{2215}passwd \u{FF0E}\u{FF0E}\u{FF0F} \u{202E}txt.exe\"",

@@ -38,7 +38,7 @@ import Testing
         #expect(ShardSpec(text) == nil)
     }
 
-    @Test func readsCIEnvironments() {
+    @Test func readsCIEnvironments() throws {
         #expect(try ShardSpec.fromEnvironment(["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "5"]) == ShardSpec(index: 2, count: 5))
         #expect(try ShardSpec.fromEnvironment(["JOB_COMPLETION_INDEX": "0", "CADENCE_SHARD_TOTAL": "4"]) == ShardSpec(index: 1, count: 4))
         #expect(try ShardSpec.fromEnvironment(["CADENCE_SHARD": "4/4", "CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "2"]) == ShardSpec(index: 4, count: 4))

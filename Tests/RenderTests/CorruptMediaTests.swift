@@ -247,6 +247,7 @@ enum Says {
     static let nothingDecoded = "no audio could be decoded"
     static let noRateOrChannels = "no valid sample rate or channel count"
     static let overLimit = "longer than the limit"
+    static let bedTooShort = "a bed must last at least 1 s"
     static func channels(_ n: Int) -> String { "unsupported channel count \(n)" }
     static func rate(_ hz: UInt64) -> String { "unsupported sample rate \(hz) Hz" }
 }
@@ -327,7 +328,8 @@ extension Damage {
             Damage(
                 name: "WAV: 1000 Hz rendered at 384 kHz, past libsamplerate's 256× ratio", source: .wav,
                 make: { try Surgery.wavFormat($0, rate: 1000) },
-                expected: .refused(["cannot convert 1000 Hz to 384000 Hz", "at most 256×"], check: false), outputRate: 384_000),
+                // the header tells the rate, so --check finds it without decoding
+                expected: .refused(["cannot convert 1000 Hz to 384000 Hz", "at most 256×"], check: true), outputRate: 384_000),
         ]
     }()
 
@@ -529,6 +531,15 @@ struct CorruptMediaTests {
         try Fixture.writeSound(folder.file("assets/cues/tick.wav"), tick, sampleRate: 22050, channels: 1, format: .wav16)
     }
 
+    /// Whether a file that still decodes holds less than 1 s at the rate it claims.
+    static func shorterThanBedMinimum(_ expected: Expected, source: Pristine) -> Bool {
+        switch expected {
+        case .sameAsPristine: source.frames < Pristine.rate
+        case .renders(let frames?, let rate): frames < rate
+        case .renders(nil, _), .refused: false
+        }
+    }
+
     @Test("a damaged file gives its documented exit status and a clear error naming it, or a correct render; never a crash, hang or runaway",
           arguments: Damage.all, Use.allCases)
     func damaged(_ damage: Damage, as use: Use) throws {
@@ -561,6 +572,17 @@ struct CorruptMediaTests {
                 Self.expectError(checked.result.stderr, line: line, use: use, file: relative, words: words, context: context + " (--check)")
             }
         case .sameAsPristine, .renders:
+            if use == .bed, Self.shorterThanBedMinimum(damage.expected, source: damage.source) {
+                // a bed under PreparedBed.minimumSeconds (1 s) is refused: looped, it is a buzz or a DC offset.
+                // --check sees it when the header says so; a file holding less than its header claims is found decoding.
+                #expect(rendered.result.status == 65, "\(context): \(rendered)")
+                Self.expectError(rendered.result.stderr, line: line, use: use, file: relative, words: [Says.bedTooShort], context: context)
+                #expect(try folder.listing("out") == [], "\(context): a failed render left files")
+                let header = try? SoundFileReader(path: folder.file("assets/" + relative))
+                let claimsShort = header.flatMap { h in h.knownFrames.map { $0 < Int64(h.sampleRate) } } ?? false
+                #expect(checked.result.status == (claimsShort ? 65 : 0), "\(context): --check \(checked)")
+                return
+            }
             #expect(rendered.result.status == 0, "\(context): \(rendered)")
             #expect(rendered.result.stderr.isEmpty, "\(context): \(rendered.result.stderr)")
             #expect(checked.result.status == 0, "\(context): --check \(checked)")
