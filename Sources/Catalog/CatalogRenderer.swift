@@ -67,12 +67,13 @@ public final class CatalogRenderer: @unchecked Sendable {
         for entry in previous?.tracks ?? [] {
             if wanted.contains(entry.id) {
                 entries[entry.id] = entry
-            } else if shard != nil || plan.failures.isEmpty {
+            } else if shard != nil || plan.isComplete {
                 // a recipe that is gone, or (in a shard's folder, reused as a CI cache)
                 // a track of another shard: it leaves this folder
                 remove(entry)
             } else {
-                // a recipe that failed to load may still be this track: keep it until it renders again
+                // a recipe that failed to load, or one in a folder the scan could not read, may
+                // still be this track: keep it until a complete run
                 entries[entry.id] = entry
             }
         }
