@@ -86,14 +86,18 @@ private struct FolderWalk {
         var viaLink: Bool
     }
 
+    /// A folder's device and inode: the same folder however it was reached.
     struct Identity: Hashable {
         var device: UInt64
         var inode: UInt64
     }
 
+    /// The folder as given, without trailing slashes: the start of every name shown.
     let root: String
     /// The root without links, or nil when it cannot be resolved (then nothing below is listed).
     let rootReal: String?
+    /// Why `realpath` failed on the root (its errno), when it did.
+    private let rootFailure: Int32
     private let rootIdentity: Identity
     private(set) var problems: [Diagnostic] = []
     private var found: [Found] = []
@@ -109,13 +113,14 @@ private struct FolderWalk {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         self.root = String(trimmed)
         rootReal = CatalogScan.realPath(root)
+        rootFailure = rootReal == nil ? errno : 0
         rootIdentity = Self.identity(info)
     }
 
     /// Lists the root and every folder below it that the rule reaches.
     mutating func run() {
         guard let rootReal else {
-            problem(root, "cannot resolve the folder: \(CatalogScan.reason(errno))", .noInput)
+            problem(root, "cannot resolve the folder: \(CatalogScan.reason(rootFailure))", .noInput)
             return
         }
         plain = [Folder(path: root, real: rootReal, viaLink: false, identity: rootIdentity)]
@@ -182,7 +187,8 @@ private struct FolderWalk {
         }
         var info = stat()
         guard stat(real, &info) == 0 else {
-            problem(path, "cannot follow the symbolic link (it points to \(target)): \(CatalogScan.reason(errno))", .noInput)
+            let code = errno
+            problem(path, "cannot follow the symbolic link (it points to \(target)): \(CatalogScan.reason(code))", .noInput)
             return
         }
         let isFolder = info.st_mode & S_IFMT == S_IFDIR
@@ -204,7 +210,8 @@ private struct FolderWalk {
     /// The names in a folder (`opendir`/`readdir`), sorted; nil when it cannot be opened. Problems are recorded.
     private mutating func names(in folder: String) -> [String]? {
         guard let directory = opendir(folder) else {
-            problem(folder, "cannot read the folder: \(CatalogScan.reason(errno))", .noInput)
+            let code = errno
+            problem(folder, "cannot read the folder: \(CatalogScan.reason(code))", .noInput)
             return nil
         }
         defer { closedir(directory) }

@@ -52,7 +52,7 @@ enum CatalogCommand {
         for problem in plan.scanProblems { printError("\(problem)") }
         let status = status(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {
-            let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(plan.scanProblems.count) problem\(plan.scanProblems.count == 1 ? "" : "s"))"
+            let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
             print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors\(scan)")
         }
         return status
@@ -96,7 +96,7 @@ enum CatalogCommand {
 
     private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int) {
         let factor = s.wallSeconds > 0 ? s.renderedSeconds / s.wallSeconds : 0
-        let scan = scanProblems == 0 ? "" : "scan         incomplete (\(scanProblems) problem\(scanProblems == 1 ? "" : "s"); nothing removed)\n"
+        let scan = scanProblems == 0 ? "" : "scan         incomplete (\(problems(scanProblems)); nothing removed)\n"
         print("""
             \(shard.map { "shard        \($0)\n" } ?? "")rendered     \(s.rendered)
             up to date   \(s.upToDate)
@@ -107,6 +107,9 @@ enum CatalogCommand {
             realtime     \(s.rendered > 0 ? String(format: "%.0f×", factor) : "–")
             """)
     }
+
+    /// `1 problem`, `3 problems`.
+    private static func problems(_ count: Int) -> String { "\(count) problem\(count == 1 ? "" : "s")" }
 
     private static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -87,14 +87,20 @@ struct ScanCase: Sendable, CustomTestStringConvertible {
             files: ["r/shown/x.yml"]),
         ScanCase(
             label: "a link cycle ends: each folder is listed once",
-            tree: [recipe("r/a.yml"), recipe("r/sub/b.yml"), .link("r/sub/loop", to: ".."), .link("r/sub/here", to: "."),
-                   .link("r/sub/again", to: "../sub")],
+            tree: [
+                recipe("r/a.yml"), recipe("r/sub/b.yml"), .link("r/sub/loop", to: ".."), .link("r/sub/here", to: "."),
+                .link("r/sub/again", to: "../sub"),
+            ],
             files: ["r/a.yml", "r/sub/b.yml"]),
         ScanCase(
             label: "a link to a recipe outside the folder is an error naming the link and its target",
             tree: [recipe("r/a.yml"), recipe("outside/o.yml"), .link("r/out.yml", to: "../outside/o.yml")],
             files: ["r/a.yml"],
-            problems: [ExpectedProblem(path: "r/out.yml", words: ["symbolic link leaves the recipe folder", "it points to ../outside/o.yml", "/outside/o.yml)"], kind: .data)]),
+            problems: [
+                ExpectedProblem(
+                    path: "r/out.yml", words: ["symbolic link leaves the recipe folder", "it points to ../outside/o.yml", "/outside/o.yml)"],
+                    kind: .data)
+            ]),
         ScanCase(
             label: "a link to a folder outside is an error, whatever its name",
             tree: [recipe("r/a.yml"), recipe("outside/o.yml"), .link("r/ext", to: "../outside"), .link("r/up", to: "..")],
@@ -114,7 +120,8 @@ struct ScanCase: Sendable, CustomTestStringConvertible {
             problems: [
                 ExpectedProblem(path: "r/gone", words: ["broken symbolic link (it points to nowhere, which does not exist)"], kind: .noInput),
                 ExpectedProblem(path: "r/gone.yml", words: ["broken symbolic link (it points to nothing.yml, which does not exist)"], kind: .noInput),
-                ExpectedProblem(path: "r/me.yml", words: ["cannot follow the symbolic link (it points to me.yml)", "Too many levels"], kind: .noInput),
+                ExpectedProblem(
+                    path: "r/me.yml", words: ["cannot follow the symbolic link (it points to me.yml)", "Too many levels"], kind: .noInput),
             ]),
         ScanCase(
             label: "a FIFO with a recipe's name is an error; one with another name is not a recipe",
@@ -189,8 +196,9 @@ struct CatalogScanTests {
         #expect(result.problems.map(\.kind) == [.data])
     }
 
-    @Test("a folder that cannot be listed is an error naming it (66), and the rest is scanned",
-          .enabled(if: geteuid() != 0, "root reads every folder; ScanEndToEndTests runs this case as nobody"))
+    @Test(
+        "a folder that cannot be listed is an error naming it (66), and the rest is scanned",
+        .enabled(if: geteuid() != 0, "root reads every folder; ScanEndToEndTests runs this case as nobody"))
     func unreadableFolder() throws {
         let folder = try TempFolder("scan-locked")
         try folder.write("id: a\n", to: "r/a/one.yml")

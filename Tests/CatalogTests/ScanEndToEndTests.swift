@@ -58,8 +58,9 @@ struct ScanEndToEndTests {
             let (result, hung) = try guarded(command.executable, command.arguments)
             #expect(!hung, "\(run.what) hung")
             #expect(result.status == 66 && !result.signaled, "\(run.what): \(result)")
-            #expect(result.stderr.contains("\(locked): error: cannot read the folder: Permission denied"),
-                    "\(run.what): the folder is not named: \(result.stderr)")
+            #expect(
+                result.stderr.contains("\(locked): error: cannot read the folder: Permission denied"),
+                "\(run.what): the folder is not named: \(result.stderr)")
             #expect(try contents(run.dist) == before[run.dist], "\(run.what) changed the bundle")
         }
 
@@ -126,8 +127,9 @@ struct ScanEndToEndTests {
 
     // MARK: - Links
 
-    @Test("symbolic links: followed inside the folder (each recipe once), an error when they leave it or are broken, cycles end",
-          arguments: LinkCase.allCases)
+    @Test(
+        "symbolic links: followed inside the folder (each recipe once), an error when they leave it or are broken, cycles end",
+        arguments: LinkCase.allCases)
     func links(_ c: LinkCase) throws {
         let folder = try TempFolder("scan-link")
         let r = folder.file("r")
@@ -163,17 +165,20 @@ struct ScanEndToEndTests {
             #expect(result.lines.contains { $0.hasPrefix("rendered ") && $0.hasSuffix(" 2") }, "\(result)")
         case .fileLeavingTheFolder:
             #expect(result.status == 65, "\(result)")
-            #expect(result.stderr.contains(
-                "\(r)/leak.yml: error: symbolic link leaves the recipe folder \(r) (it points to ../outside/secret.yml, which resolves to "),
+            #expect(
+                result.stderr.contains(
+                    "\(r)/leak.yml: error: symbolic link leaves the recipe folder \(r) (it points to ../outside/secret.yml, which resolves to "),
                 "\(result.stderr)")
         case .folderLeavingTheFolder:
             #expect(result.status == 65, "\(result)")
-            #expect(result.stderr.contains("\(r)/shared: error: symbolic link leaves the recipe folder \(r) (it points to ../outside, "),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.contains("\(r)/shared: error: symbolic link leaves the recipe folder \(r) (it points to ../outside, "),
+                "\(result.stderr)")
         case .broken:
             #expect(result.status == 66, "\(result)")
-            #expect(result.stderr.contains("\(r)/gone.yml: error: broken symbolic link (it points to missing.yml, which does not exist)"),
-                    "\(result.stderr)")
+            #expect(
+                result.stderr.contains("\(r)/gone.yml: error: broken symbolic link (it points to missing.yml, which does not exist)"),
+                "\(result.stderr)")
         case .cycle:
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("checked 2 recipes: 2 good, 0 with errors"), "\(result)")
