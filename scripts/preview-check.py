@@ -16,6 +16,13 @@ any console error, exception, failed load, missing file, failed probe (or a
 cue error with --fail-on-cue-error), 2 on bad arguments, 3 when Chromium or
 python3-websocket is missing (run scripts/setup.sh).
 
+--timeout is the whole check's time limit, and every wait (Chromium's start,
+the page load, each evaluation, each probe's events) lasts at most what is left
+of it; none has a shorter limit of its own. The default grows with the page:
+60 s plus 0.4 s per track (a 500-track page took 41 s to load on one machine and
+90 s on a loaded 2-core one), 260 s for 500 tracks. A wait that runs out is an
+error that names the wait and the --timeout.
+
 Uses only the standard library and websocket-client (Debian: python3-websocket).
 Chromium runs in its own process group, which is always killed at the end.
 """
@@ -50,6 +57,36 @@ class Timeout(Exception):
     pass
 
 
+# The default --timeout: a base for Chromium's start and the probes, and a share per track
+# for the page load (each card's <audio preload=metadata> and waveform picture).
+BASE_SECONDS = 60.0
+SECONDS_PER_TRACK = 0.4
+
+
+def default_timeout(page_text):
+    """The --timeout a page gets when none is given: 60 s plus 0.4 s per track card."""
+    return BASE_SECONDS + SECONDS_PER_TRACK * page_text.count("data-track-id=")
+
+
+class Deadline:
+    """The end of the whole check (--timeout): every wait asks it how long it may last."""
+
+    def __init__(self, seconds, source):
+        self.seconds = seconds
+        self.source = source  # how the limit was chosen, for messages
+        self.started = time.monotonic()
+        self.end = self.started + seconds
+
+    def left(self):
+        return self.end - time.monotonic()
+
+    def expired(self, what):
+        """The Timeout for a wait that did not end: it names the wait and the limit."""
+        return Timeout("waiting for %s: nothing within --timeout %g s%s, the whole check's time limit "
+                       "(%.1f s had passed); a slow page needs a larger --timeout"
+                       % (what, self.seconds, self.source, time.monotonic() - self.started))
+
+
 class Stopped(Exception):
     """The whole check's time limit, or a signal: ends the check, not just one probe."""
 
@@ -59,34 +96,30 @@ class CDP:
 
     def __init__(self, url, deadline):
         self.deadline = deadline
+        if deadline.left() <= 0:
+            raise deadline.expired("the connection to Chromium's DevTools")
         # Chromium refuses websocket handshakes that carry an Origin it was not told to allow.
-        self.ws = websocket.create_connection(url, timeout=self._left(), suppress_origin=True)
+        self.ws = websocket.create_connection(url, timeout=deadline.left(), suppress_origin=True)
         self.next_id = 0
         self.events = []
 
-    def _left(self):
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise Timeout("the check ran out of time")
-        return left
-
     def _receive(self, limit):
-        self.ws.settimeout(max(0.01, min(limit, self._left())))
+        self.ws.settimeout(max(0.01, limit))
         try:
             text = self.ws.recv()
         except websocket.WebSocketTimeoutException:
             return None
         return json.loads(text)
 
-    def call(self, method, params=None, timeout=10.0):
+    def call(self, method, params=None, what=None):
+        """Sends a command and waits for its answer until the deadline; `what` names the wait in a timeout."""
         self.next_id += 1
         mine = self.next_id
         self.ws.send(json.dumps({"id": mine, "method": method, "params": params or {}}))
-        until = min(self.deadline, time.monotonic() + timeout)
         while True:
-            left = until - time.monotonic()
+            left = self.deadline.left()
             if left <= 0:
-                raise Timeout("no answer to %s within %.0f s" % (method, timeout))
+                raise self.deadline.expired(what or "an answer to %s" % method)
             message = self._receive(left)
             if message is None:
                 continue
@@ -97,33 +130,35 @@ class CDP:
             if "method" in message:
                 self.events.append(message)
 
-    def wait_event(self, method, timeout):
-        until = min(self.deadline, time.monotonic() + timeout)
+    def wait_event(self, method, what):
+        """Waits for an event until the deadline; `what` names the wait in a timeout."""
         for i, event in enumerate(self.events):
             if event["method"] == method:
                 return self.events.pop(i)
-        while time.monotonic() < until:
-            message = self._receive(until - time.monotonic())
+        while self.deadline.left() > 0:
+            message = self._receive(self.deadline.left())
             if message is None:
                 continue
             if message.get("method") == method:
                 return message
             if "method" in message:
                 self.events.append(message)
-        raise Timeout("no %s event within %.0f s" % (method, timeout))
+        raise self.deadline.expired(what)
 
     def drain(self, seconds):
-        until = min(self.deadline, time.monotonic() + seconds)
+        """Collects events for `seconds` (a moment for late console messages), within the deadline."""
+        until = min(self.deadline.end, time.monotonic() + seconds)
         while time.monotonic() < until:
             message = self._receive(until - time.monotonic())
             if message is not None and "method" in message:
                 self.events.append(message)
 
-    def evaluate(self, expression, timeout=10.0):
-        """Evaluates an expression (awaiting a promise) and returns its JSON value."""
+    def evaluate(self, expression, what):
+        """Evaluates an expression (awaiting a promise) until the deadline and returns its JSON value."""
         result = self.call("Runtime.evaluate", {
-            "expression": expression, "awaitPromise": True, "returnByValue": True, "timeout": int(timeout * 1000),
-        }, timeout=timeout + 2)
+            "expression": expression, "awaitPromise": True, "returnByValue": True,
+            "timeout": max(1, int(self.deadline.left() * 1000)),
+        }, what=what)
         if "exceptionDetails" in result:
             details = result["exceptionDetails"]
             text = details.get("exception", {}).get("description") or details.get("text")
@@ -195,25 +230,26 @@ PAGE_STATE = r"""
 
 SEEK = r"""
 (async () => {
-  const id = %(id)s, seconds = %(seconds)s, play = %(play)s;
+  const id = %(id)s, seconds = %(seconds)s, play = %(play)s, ms = %(ms)d;
   const track = Array.from(document.querySelectorAll("[data-track-id]")).find((t) => t.getAttribute("data-track-id") === id);
   if (!track) throw new Error("no track with data-track-id " + JSON.stringify(id));
   const audio = track.querySelector("audio");
   if (!audio) throw new Error("track " + JSON.stringify(id) + " has no <audio>");
-  const once = (name, ms) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no '" + name + "' event within " + ms + " ms (audio error: " +
+  // each event may take what is left of --timeout (ms, less a margin for the answer to come back)
+  const once = (name) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("no '" + name + "' event within the " + ms + " ms left of --timeout (audio error: " +
       (audio.error ? audio.error.code : "none") + ")")), ms);
     audio.addEventListener(name, () => { clearTimeout(timer); resolve(); }, { once: true });
   });
-  if (audio.readyState < 1) { const ready = once("loadedmetadata", 8000); audio.load(); await ready; }
-  const seeked = once("seeked", 8000);
+  if (audio.readyState < 1) { const ready = once("loadedmetadata"); audio.load(); await ready; }
+  const seeked = once("seeked");
   audio.currentTime = seconds;
   await seeked;
   let played = null;
   if (play) {
     await audio.play();
     await new Promise((resolve) => setTimeout(resolve, 1200));
-    const paused = once("pause", 4000);
+    const paused = once("pause");
     audio.pause();
     await paused;
     played = audio.currentTime;
@@ -263,7 +299,7 @@ def start_chromium(binary, profile, log):
 
 def devtools_port(profile, browser, deadline):
     path = os.path.join(profile, "DevToolsActivePort")
-    while time.monotonic() < deadline:
+    while deadline.left() > 0:
         if browser.poll() is not None:
             raise RuntimeError("chromium exited with status %s before opening DevTools" % browser.returncode)
         try:
@@ -274,7 +310,7 @@ def devtools_port(profile, browser, deadline):
         except FileNotFoundError:
             pass
         time.sleep(0.05)
-    raise Timeout("chromium wrote no %s within the time limit" % path)
+    raise deadline.expired("Chromium to start (its %s)" % path)
 
 
 def page_socket(port, deadline):
@@ -282,15 +318,15 @@ def page_socket(port, deadline):
     import urllib.request
     while True:
         try:
-            with urllib.request.urlopen("http://127.0.0.1:%d/json/list" % port, timeout=max(0.1, min(3, deadline - time.monotonic()))) as r:
+            with urllib.request.urlopen("http://127.0.0.1:%d/json/list" % port, timeout=max(0.1, min(3, deadline.left()))) as r:
                 targets = json.load(r)
             for target in targets:
                 if target.get("type") == "page" and target.get("webSocketDebuggerUrl"):
                     return target["webSocketDebuggerUrl"]
         except OSError:
             pass
-        if time.monotonic() >= deadline:
-            raise Timeout("chromium listed no page target")
+        if deadline.left() <= 0:
+            raise deadline.expired("a page target in Chromium's DevTools list")
         time.sleep(0.1)
 
 
@@ -319,50 +355,59 @@ def main():
     parser.add_argument("--play", action="append", default=[], metavar="TRACK_ID=SECONDS",
                         type=lambda t: parse_probe(t, "--play"), help="seek, play about a second, pause, read the ring")
     parser.add_argument("--fail-on-cue-error", action="store_true", help="a track showing a cue sheet problem fails the check")
-    parser.add_argument("--timeout", type=float, default=45.0, help="the whole check's time limit in seconds (default 45)")
+    parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
+                        help="the whole check's time limit; every wait lasts at most what is left of it "
+                             "(default: 60 s plus 0.4 s per track on the page)")
     args = parser.parse_args()
 
     page = os.path.abspath(args.page)
     if not os.path.isfile(page):
         parser.error("no page at %s" % page)
+    if args.timeout is not None and not args.timeout > 0:
+        parser.error("--timeout wants a number of seconds above 0, not %g" % args.timeout)
+    if args.timeout is None:
+        with open(page, encoding="utf-8", errors="replace") as f:
+            limit, source = default_timeout(f.read()), " (the default for this page)"
+    else:
+        limit, source = args.timeout, ""
     binary = find_chromium()
     if binary is None:
         sys.stderr.write("preview-check: chromium is not installed (or not on PATH): run scripts/setup.sh\n")
         return 3
 
-    started = time.monotonic()
-    deadline = started + max(5.0, args.timeout)
-    report = {"ok": False, "page": page, "chromium": binary, "errors": [], "missing_files": [], "network": [],
-              "probes": [], "tracks": []}
+    deadline = Deadline(limit, source)
+    started = deadline.started
+    report = {"ok": False, "page": page, "chromium": binary, "timeout": limit, "errors": [], "missing_files": [],
+              "network": [], "probes": [], "tracks": []}
     profile = tempfile.mkdtemp(prefix="preview-check-")
     log_path = os.path.join(profile, "chromium.log")
     browser = client = None
 
     def out_of_time(signum, frame):
-        raise Stopped("the check took longer than %.0f s" % args.timeout)
+        raise Stopped("the check took longer than --timeout %g s%s and a wait did not end" % (limit, source))
 
     def terminated(signum, frame):
         raise Stopped("stopped by signal %d" % signum)
 
     signal.signal(signal.SIGALRM, out_of_time)
     signal.signal(signal.SIGTERM, terminated)  # so that `finally` still stops Chromium
-    signal.alarm(int(args.timeout) + 5)  # a last resort: every wait below has its own deadline
+    signal.alarm(int(limit) + 5)  # a last resort: every wait below ends at the deadline
     try:
         with open(log_path, "wb") as log:
             browser = start_chromium(binary, profile, log)
-        port, _ = devtools_port(profile, browser, min(deadline, time.monotonic() + 20))
-        client = CDP(page_socket(port, min(deadline, time.monotonic() + 10)), deadline)
+        port, _ = devtools_port(profile, browser, deadline)
+        client = CDP(page_socket(port, deadline), deadline)
         client.call("Runtime.enable")
         client.call("Log.enable")
         client.call("Page.enable")
         url = "file://" + urllib.parse.quote(page)
         report["url"] = url
-        navigation = client.call("Page.navigate", {"url": url})
+        navigation = client.call("Page.navigate", {"url": url}, what="the navigation to the page (Page.navigate)")
         if navigation.get("errorText"):
             raise RuntimeError("navigation to %s failed: %s" % (url, navigation["errorText"]))
-        client.wait_event("Page.loadEventFired", 15)
+        client.wait_event("Page.loadEventFired", what="the page to load (Page.loadEventFired)")
 
-        state = client.evaluate(PAGE_STATE)
+        state = client.evaluate(PAGE_STATE, what="the page's tracks and resources (Runtime.evaluate)")
         for resource in state["resources"]:
             path = file_path(resource["url"])
             if path is None:
@@ -372,16 +417,20 @@ def main():
 
         for option, items in (("probe", args.probe), ("play", args.play)):
             for track, seconds in items:
-                expression = SEEK % {"id": json.dumps(track), "seconds": repr(seconds), "play": "true" if option == "play" else "false"}
+                # the page's own timers end a little before the deadline, so their message (which event,
+                # the audio's error) comes back rather than a bare timeout
+                ms = max(100, int((deadline.left() - 1.0) * 1000))
+                expression = SEEK % {"id": json.dumps(track), "seconds": repr(seconds), "ms": ms,
+                                     "play": "true" if option == "play" else "false"}
                 try:
-                    result = client.evaluate(expression, timeout=15)
+                    result = client.evaluate(expression, what="--%s %s=%g (Runtime.evaluate)" % (option, track, seconds))
                     result["mode"] = option
                 except (RuntimeError, Timeout) as error:
                     result = {"id": track, "requested": seconds, "mode": option, "error": str(error)}
                 report["probes"].append(result)
 
         client.drain(0.3)
-        report["tracks"] = client.evaluate(PAGE_STATE)["tracks"]
+        report["tracks"] = client.evaluate(PAGE_STATE, what="the tracks' final state (Runtime.evaluate)")["tracks"]
         report["title"] = state["title"]
         report["errors"] = problems_in(client.events)
     except (Stopped, Timeout, RuntimeError, OSError, websocket.WebSocketException) as error:

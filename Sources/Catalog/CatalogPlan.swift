@@ -24,7 +24,13 @@ public struct CatalogPlan: Sendable {
     public var tracks: [PlannedTrack] = []
     /// Problems by recipe file, in file order.
     public var failures: [(file: String, diagnostics: [Diagnostic])] = []
+    /// Why the scan for recipes may have missed some (see `CatalogScan`), by path.
+    public var scanProblems: [Diagnostic] = []
     public var recipeCount = 0
+
+    /// Every recipe under the inputs was found and loaded. Only then does the plan know that
+    /// a track missing from it has no recipe any more, so that a run may remove its files.
+    public var isComplete: Bool { scanProblems.isEmpty && failures.isEmpty }
 
     /// Loads every recipe, checks its timeline and assets, and fingerprints it.
     /// Duplicate ids are an error on every file that uses them. `sidecars` (from `--sidecars`) are
@@ -33,13 +39,11 @@ public struct CatalogPlan: Sendable {
         paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false, sidecars: Set<SidecarKind> = []
     ) -> CatalogPlan {
         var plan = CatalogPlan()
-        let (files, missing) = CatalogScan.recipes(in: paths)
-        for path in missing {
-            plan.failures.append((path, [Diagnostic("no such recipe file or folder", file: path, kind: .noInput)]))
-        }
-        plan.recipeCount = files.count
+        let scan = CatalogScan.recipes(in: paths)
+        plan.scanProblems = scan.problems.sorted { ($0.file ?? "") < ($1.file ?? "") }
+        plan.recipeCount = scan.files.count
         var loaded: [(file: String, recipe: Recipe)] = []
-        for file in files {
+        for file in scan.files {
             do {
                 loaded.append((file, try TrackRenderer.load(recipePath: file)))
             } catch {

@@ -45,7 +45,18 @@ public final class CatalogRenderer: @unchecked Sendable {
     }
 
     /// Renders `plan` (or the part of it `shard` selects) into the output folder.
+    ///
+    /// Tracks of an earlier run that are not in the plan are removed only when the plan is
+    /// complete (`CatalogPlan.isComplete`): after a scan that missed a folder, or with a recipe
+    /// that did not load, they stay, files and manifest entries. A shard is not rendered at all
+    /// after an incomplete scan (the `Diagnostic` thrown says so, and nothing is touched): which
+    /// tracks are a shard's depends on the whole catalog.
     public func run(plan: CatalogPlan, shard: ShardSpec?) throws -> Summary {
+        if let shard, !plan.scanProblems.isEmpty {
+            throw Diagnostic(
+                "shard \(shard) not rendered, nothing changed: the recipe scan was incomplete, and which tracks belong to a shard depends on the whole catalog",
+                file: output, kind: DiagnosticList(plan.scanProblems).kind)
+        }
         let started = Date()
         var summary = Summary()
         summary.failed = plan.failures
@@ -67,12 +78,13 @@ public final class CatalogRenderer: @unchecked Sendable {
         for entry in previous?.tracks ?? [] {
             if wanted.contains(entry.id) {
                 entries[entry.id] = entry
-            } else if shard != nil || plan.failures.isEmpty {
+            } else if plan.isComplete {
                 // a recipe that is gone, or (in a shard's folder, reused as a CI cache)
                 // a track of another shard: it leaves this folder
                 remove(entry)
             } else {
-                // a recipe that failed to load may still be this track: keep it until it renders again
+                // a recipe that failed to load, or one in a folder the scan could not read, may
+                // still be this track (or move it to this shard): keep it until a complete run
                 entries[entry.id] = entry
             }
         }

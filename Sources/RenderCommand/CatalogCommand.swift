@@ -10,9 +10,13 @@ enum CatalogCommand {
         let output = options.output ?? "dist"
         let hashes = AssetHashes()
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars)
-        if plan.recipeCount == 0 && plan.failures.isEmpty {
+        if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return FailureKind.noInput.rawValue
+        }
+        for problem in plan.scanProblems { printError("\(problem)") }
+        if !plan.scanProblems.isEmpty && options.shard == nil {
+            printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
         }
         let progress = Progress(quiet: options.quiet)
         let renderer = CatalogRenderer(output: output, assets: options.assets,
@@ -24,25 +28,32 @@ enum CatalogCommand {
             progress.end()
             printError("\(error.diagnostic)")
             return error.kind.rawValue
+        } catch let refusal as Diagnostic {
+            // a shard after an incomplete scan: the scan's problems are printed above
+            progress.end()
+            printError("\(refusal)")
+            return refusal.kind.rawValue
         } catch {
             progress.end()
             printError("\(output): error: \(error)")
             return FailureKind.cannotCreate.rawValue
         }
         progress.end()
-        if !options.quiet { printSummary(summary, shard: options.shard) }
-        return report(summary.failed)
+        if !options.quiet { printSummary(summary, shard: options.shard, scanProblems: plan.scanProblems.count) }
+        return status(scan: plan.scanProblems, recipes: report(summary.failed))
     }
 
     static func check(inputs: [String], options: Options) -> Int32 {
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true)
-        if plan.recipeCount == 0 && plan.failures.isEmpty {
+        if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return FailureKind.noInput.rawValue
         }
-        let status = report(plan.failures)
+        for problem in plan.scanProblems { printError("\(problem)") }
+        let status = status(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {
-            print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors")
+            let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
+            print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors\(scan)")
         }
         return status
     }
@@ -62,6 +73,14 @@ enum CatalogCommand {
         }
     }
 
+    /// The exit status of a run whose scan found `scan` and whose recipes gave `recipes`
+    /// (from `report`): no input (66) beats the rest, else the highest.
+    private static func status(scan: [Diagnostic], recipes: Int32) -> Int32 {
+        guard !scan.isEmpty else { return recipes }
+        let kinds = [DiagnosticList(scan).kind] + [FailureKind(rawValue: recipes)].compactMap { $0 }
+        return (kinds.contains(.noInput) ? FailureKind.noInput : kinds.max() ?? .data).rawValue
+    }
+
     /// Prints every failure's diagnostics; returns the exit status they call for.
     private static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> Int32 {
         guard !failures.isEmpty else { return 0 }
@@ -75,17 +94,22 @@ enum CatalogCommand {
         return kind.rawValue
     }
 
-    private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?) {
+    private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int) {
         let factor = s.wallSeconds > 0 ? s.renderedSeconds / s.wallSeconds : 0
+        let scan = scanProblems == 0 ? "" : "scan         incomplete (\(problems(scanProblems)); nothing removed)\n"
         print("""
             \(shard.map { "shard        \($0)\n" } ?? "")rendered     \(s.rendered)
             up to date   \(s.upToDate)
             failed       \(s.failed.count)
+            \(scan)\
             audio        \(RenderCommand.clock(s.audioSeconds))
             wall time    \(String(format: "%.2f s", s.wallSeconds))
             realtime     \(s.rendered > 0 ? String(format: "%.0f×", factor) : "–")
             """)
     }
+
+    /// `1 problem`, `3 problems`.
+    private static func problems(_ count: Int) -> String { "\(count) problem\(count == 1 ? "" : "s")" }
 
     private static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))

@@ -19,7 +19,8 @@ public enum RenderCommand {
         \(usage)
         Renders a session recipe (recipe-v1) to an audio file and its cue sheet (cues-v1):
         OUTPUT and OUTPUT-without-extension.cues.json. Without -o: <id>.<format> here.
-        A folder of recipes (searched recursively) renders into a bundle folder:
+        A folder of recipes (searched recursively for *.yml and *.yaml in any case, skipping
+        names that start with '.'; links are followed only inside it) renders into a bundle folder:
         DIST/<id>.<ext>, DIST/<id>.cues.json, DIST/<id>.svg (its picture), DIST/catalog.json
         and DIST/index.html (a preview page to open in a browser); tracks whose inputs
         have not changed since the last run are left as they are.
@@ -41,8 +42,8 @@ public enum RenderCommand {
           -h, --help          show this help
           --version           print the version
 
-        exit status: 0 done, 64 bad command line, 65 bad recipe or asset, 66 missing input,
-        73 cannot create the output, 70 internal error.
+        exit status: 0 done, 64 bad command line, 65 bad recipe or asset, 66 missing or
+        unreadable input, 73 cannot create the output, 74 a read failed midway, 70 internal error.
         """
 
     /// Runs with the process's arguments; returns the exit status.

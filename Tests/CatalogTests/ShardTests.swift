@@ -120,6 +120,32 @@ struct ShardTests {
         #expect(try folderDifferences(merged, full) == [])
     }
 
+    @Test("a shard in a reused folder removes no track while a recipe does not load; once it loads, the other shards' tracks go")
+    func shardKeepsTracksWhileARecipeFails() throws {
+        let catalog = try TestCatalog()
+        let reused = catalog.folder.file("reused")
+        try #require(try catalog.render(into: reused).status == 0)
+        let trackFiles = try filesUnder(reused).filter { !bundleFiles.contains($0) }
+        let before = try Dictionary(uniqueKeysWithValues: trackFiles.map { ($0, try bytes(reused + "/" + $0)) })
+        let broken = try #require(catalog.tracks.first)
+        try catalog.editRecipe(broken.id) { $0.replacingOccurrences(of: "duration:", with: "durration:") }
+
+        let failing = try catalog.render(into: reused, ["--shard", "2/3"])
+        #expect(failing.status == 65, "\(failing)")
+        for (name, old) in before.sorted(by: { $0.key < $1.key }) {
+            #expect((try? bytes(reused + "/" + name)) == old, "\(name) was removed or changed while \(broken.path) failed to load")
+        }
+        #expect(try Self.ids(in: reused) == catalog.ids, "the manifest stopped listing tracks while a recipe failed")
+
+        try catalog.editRecipe(broken.id) { $0.replacingOccurrences(of: "durration:", with: "duration:") }
+        let fixed = try catalog.render(into: reused, ["--shard", "2/3"])
+        #expect(fixed.status == 0, "\(fixed)")
+        let own = try Self.ids(in: reused)
+        #expect(!own.isEmpty && own.count < catalog.ids.count, "shard 2/3 lists \(own)")
+        let expected = (own.compactMap { catalog.track($0) }.flatMap(\.fileNames) + bundleFiles).sorted()
+        #expect(try filesUnder(reused) == expected)
+    }
+
     /// The CI variables `--shard auto` reads, each meaning shard 2 of 3.
     enum CI: String, CaseIterable, Sendable {
         case gitlab, kubernetes, cadence
