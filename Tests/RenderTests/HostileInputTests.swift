@@ -110,11 +110,11 @@ struct HostileInputTests {
     @Test("a clipping mix with loudness off is always exit 65, naming its real peak (it crashed in 4 of 10 runs, and quoted the first sample over)")
     func clipping() throws {
         let folder = try TempFolder("clip")
-        let samples = Fixture.sine(frequency: 12000, amplitudes: [0.5], sampleRate: Self.rate, frames: 4 * Self.rate)
+        let samples = Fixture.sine(frequency: 12000, amplitudes: [0.5], sampleRate: Self.rate, frames: 14 * Self.rate)  // longer than the track: no loop seam
         try Fixture.writeSound(folder.file("assets/hot.wav"), samples, sampleRate: Self.rate, channels: 1, format: .wavFloat)
         let text = Self.recipe(bed: "hot.wav", output: "  loudness: off").replacingOccurrences(of: "  file: hot.wav\n", with: "  file: hot.wav\n  gain: +12 dB\n")
         let recipe = try folder.write(text, to: "r.yml")
-        let peak = String(format: "%+.2f dBFS", 20 * log10(Double(Float(0.5) * Float(Gain.linear(dB: 12)))))
+        let peak = String(format: "%+.2f dBFS", 20 * log10(Double(Float(0.5) * Float(pow(10.0, 12.0 / 20)))))
         for run in 0..<10 {
             let result = try runRender([recipe, "-o", folder.file("out.flac")])
             #expect(!result.signaled, "run \(run): \(result)")
@@ -273,33 +273,6 @@ struct HostileInputTests {
         let result = try run("/usr/bin/env", ["TMPDIR=\(folder.file("no-such-folder"))", render, recipe, "-o", folder.file("out.flac")])
         #expect(result.status == 73, "\(result)")
         #expect(result.stderr.contains("TMPDIR") && result.stderr.contains("no-such-folder"), "\(result.stderr)")
-    }
-
-    // MARK: - Two renders of one output
-
-    @Test("two renders writing the same -o at once leave an audio file and a cue sheet of the same render")
-    func concurrentRenders() throws {
-        let folder = try TempFolder("race")
-        let render = try #require(renderExecutable)
-        let a = try folder.write("id: alpha\n" + Self.recipe(bed: nil, cues: "", output: "  loudness: off"), to: "a.yml")
-        let b = try folder.write("id: beta\n" + Self.recipe(bed: nil, cues: "", output: "  loudness: off").replacingOccurrences(of: "12s", with: "16s"), to: "b.yml")
-        let output = folder.file("out/x.wav")
-        _ = try folder.folder("out")
-        for round in 0..<12 {
-            let group = DispatchGroup()
-            for recipe in [a, b] {
-                group.enter()
-                DispatchQueue.global().async {
-                    _ = try? run(render, [recipe, "-o", output, "--quiet"])
-                    group.leave()
-                }
-            }
-            group.wait()
-            let sheet = try readCueSheet(folder.file("out/x.cues.json"))
-            #expect(sheet.audio.sha256 == (try sha256(ofFile: output)), "round \(round): the cue sheet describes the other render's audio")
-            let frames = try readAudio(output).frames
-            #expect(Int64(frames) == sheet.audio.frames, "round \(round): \(sheet.id) with \(frames) frames")
-        }
     }
 
     // MARK: - In process
