@@ -50,7 +50,7 @@ let package = Package(
         // MARK: - Catalogs
 
         /// Many recipes: fingerprints, the manifest, parallel incremental renders, shards and merge.
-        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview"]),
+        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview", "Sidecars"]),
         /// The catalog's `index.html`: players, breathing rings driven by the audio's clock, waveform pictures.
         .target(name: "Preview", dependencies: ["CadenceCues"]),
 
