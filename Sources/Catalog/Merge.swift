@@ -41,7 +41,7 @@ public enum Merge {
         problems += joined.completeness()
         guard problems.isEmpty else { throw DiagnosticList(problems) }
 
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        try CatalogRenderer.makeFolder(output)
         for (entry, folder) in joined.tracks {
             for name in entry.files {
                 try copy(path(folder, name), to: path(output, name), audioOf: name == entry.file ? entry : nil)

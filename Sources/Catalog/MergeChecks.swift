@@ -99,7 +99,8 @@ struct JoinedShards {
     private var shards: [Int: String] = [:]
     /// The first folder read that is a whole bundle, not a shard.
     private var wholeBundle: String?
-    /// A folder gave no usable manifest, or the shards disagree on their count or catalog: what is missing cannot be told.
+    /// A folder gave no usable manifest, the shards disagree on their count or catalog, or shards and whole
+    /// bundles are mixed: what is missing cannot be told.
     private var undecidable = false
 
     /// The tracks, sorted by id.
@@ -116,6 +117,7 @@ struct JoinedShards {
         if let shard = manifest.shard {
             let name = "shard \(shard.index)/\(shard.count)"
             if let wholeBundle {
+                undecidable = true
                 problems.append(
                     ManifestProblem(
                         path: shardKey,
@@ -153,6 +155,7 @@ struct JoinedShards {
             }
         } else {
             if let first {
+                undecidable = true
                 problems.append(
                     ManifestProblem(
                         path: shardKey,
@@ -169,7 +172,9 @@ struct JoinedShards {
                     problems.append(
                         ManifestProblem(
                             path: "\(Manifest.Key.tracks.rawValue)[\(i)]",
-                            message: "track '\(entry.id)' conflicts with the one in \(other.folder) (\(keys) differ)"))
+                            message:
+                                "track '\(entry.id)' conflicts with the one in \(other.folder) (\(keys) \(keys.contains(",") ? "differ" : "differs"))"
+                        ))
                 }
                 continue
             }

@@ -57,6 +57,12 @@ enum CatalogCommand {
             // nothing was written: 66 for something missing, 64 for a folder given twice, 65 for bad data
             for diagnostic in refused.diagnostics { printError("\(diagnostic)") }
             return refused.kind.rawValue
+        } catch let error as AudioError {
+            printError("\(error.diagnostic)")
+            return error.kind.rawValue
+        } catch let error as ManifestError {
+            printError("\(error)")
+            return FailureKind.cannotCreate.rawValue
         } catch {
             printError("\(output): error: \(error)")
             return FailureKind.cannotCreate.rawValue

@@ -201,11 +201,13 @@ struct MergeRefusalTests {
         case missing = "a shard folder that does not exist"
         case noManifest = "a folder without catalog.json"
         case shardMissing = "shard 2 of 2 not given"
+        case outputIsAFile = "the output is a file (nothing can be created there)"
 
         var status: Int32 {
             switch self {
             case .givenTwice: 64
             case .missing, .noManifest, .shardMissing: 66
+            case .outputIsAFile: 73
             }
         }
     }
@@ -221,8 +223,10 @@ struct MergeRefusalTests {
         case .missing: (arguments, expected) = (shards.folders + [shards.root + "/nowhere"], "nowhere: error: no such shard folder")
         case .noManifest: (arguments, expected) = (shards.folders + [empty], "empty/catalog.json: error: no catalog.json")
         case .shardMissing: (arguments, expected) = ([shards.folders[0]], "error: shard 2/2 is missing")
+        case .outputIsAFile: (arguments, expected) = (shards.folders, "dist: error: mkdir failed: a file of that name is in the way")
         }
         let dist = shards.catalog.folder.file("dist")
+        if c == .outputIsAFile { try shards.catalog.folder.write("not a folder\n", to: "dist") }
         let before = treeSnapshot(shards.root)
         let result = try runRender(["merge"] + arguments + ["-o", dist], in: shards.root)
         #expect(result.status == c.status && !result.signaled, "\(result)")
