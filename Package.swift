@@ -50,7 +50,7 @@ let package = Package(
         // MARK: - Catalogs
 
         /// Many recipes: fingerprints, the manifest, parallel incremental renders, shards and merge.
-        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview"]),
+        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview", "Sidecars"]),
         /// The catalog's `index.html`: players, breathing rings driven by the audio's clock, waveform pictures.
         .target(name: "Preview", dependencies: ["CadenceCues"]),
 
@@ -84,6 +84,8 @@ let package = Package(
         .executableTarget(name: "fuzz-cues", dependencies: ["FuzzDriver", "CadenceCues", "AudioCore"], path: "Fuzz/Cues"),
         /// `fuzz-units`: the duration, gain, frequency, loudness and true-peak parsers.
         .executableTarget(name: "fuzz-units", dependencies: ["FuzzDriver", "Recipe", "AudioCore"], path: "Fuzz/Units"),
+        /// `fuzz-manifest`: bytes → `Manifest.decode` (what `render merge` reads) → paths, ids, numbers → `jsonText()` → `decode`.
+        .executableTarget(name: "fuzz-manifest", dependencies: ["FuzzDriver", "Catalog", "AudioCore"], path: "Fuzz/Manifest"),
 
         // MARK: - Tests
 

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [--seconds N] [--build DIR] [--no-build] [--keep-corpus] [--merge] [TARGET…] [-libfuzzer_flag=value…]
 #   scripts/fuzz.sh --replay [TARGET…]
 #
-# TARGET: recipe, cues, units (default: all three, in that order). For each target:
+# TARGET: recipe, cues, units, manifest (default: all four, in that order). For each target:
 #   - builds fuzz-TARGET (release, -sanitize=fuzzer,address, -DFUZZING) in DIR (default .build/fuzz);
 #   - runs it for N seconds (default 60) on a fresh working corpus, DIR/work/TARGET/corpus, seeded
 #     read-only from Fuzz/Corpus/TARGET (plus, for recipes, recipes/ and the bad-input corpus
@@ -47,14 +47,14 @@ while (($#)); do
         --keep-corpus) keep=1; shift ;;
         --merge) merge=1; shift ;;
         -h | --help) usage ;;
-        recipe | cues | units) targets+=("$1"); shift ;;
-        fuzz-recipe | fuzz-cues | fuzz-units) targets+=("${1#fuzz-}"); shift ;;
+        recipe | cues | units | manifest) targets+=("$1"); shift ;;
+        fuzz-recipe | fuzz-cues | fuzz-units | fuzz-manifest) targets+=("${1#fuzz-}"); shift ;;
         -[a-z]*=*) extra+=("$1"); shift ;;
         *) echo "fuzz.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done
 [[ $seconds =~ ^[0-9]+$ ]] || { echo "fuzz.sh: --seconds expects a whole number, found '$seconds'" >&2; exit 2; }
-((${#targets[@]})) || targets=(recipe cues units)
+((${#targets[@]})) || targets=(recipe cues units manifest)
 mkdir -p "$build"
 build=$(cd "$build" && pwd)
 
@@ -66,7 +66,7 @@ command -v llvm-symbolizer > /dev/null || export ASAN_SYMBOLIZER_PATH=$(dirname 
 
 max_len() {
     case $1 in
-        recipe | cues) echo 65536 ;;
+        recipe | cues | manifest) echo 65536 ;;
         units) echo 256 ;;
     esac
 }

@@ -1,13 +1,14 @@
 /// One JSON object being read into the model: typed accessors that name the key path when they fail.
 ///
 /// Keys it is not asked for are ignored, which is how a reader of version 1 skips the keys a later writer adds.
-struct JSONObjectReader {
-    let members: [String: JSONValue]
+/// Visible to the package's other targets (the catalog's manifest reader), not to apps.
+package struct JSONObjectReader {
+    package let members: [String: JSONValue]
     /// Where this object is in the document (`phases[3]`); empty for the root.
-    let path: String
+    package let path: String
 
     /// The object `value`, or a type mismatch at `path`.
-    init(_ value: JSONValue, path: String) throws(CueSheetError) {
+    package init(_ value: JSONValue, path: String) throws(CueSheetError) {
         guard case .object(let members) = value else {
             throw .typeMismatch(path: path.isEmpty ? "document" : path, expected: "an object", found: value.found)
         }
@@ -16,21 +17,21 @@ struct JSONObjectReader {
     }
 
     /// The path of a member: `audio.sample_rate`.
-    func path(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    package func path(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    func required(_ key: String) throws(CueSheetError) -> JSONValue {
+    package func required(_ key: String) throws(CueSheetError) -> JSONValue {
         guard let value = members[key] else { throw .missingKey(path: path(key)) }
         return value
     }
 
-    func string(_ key: String) throws(CueSheetError) -> String {
+    package func string(_ key: String) throws(CueSheetError) -> String {
         let value = try required(key)
         guard case .string(let s) = value else { throw mismatch(key, "a string", value) }
         return s
     }
 
     /// A string, or nil when the key is absent or `null`.
-    func optionalString(_ key: String) throws(CueSheetError) -> String? {
+    package func optionalString(_ key: String) throws(CueSheetError) -> String? {
         switch members[key] {
         case nil, .null?: return nil
         case .string(let s)?: return s
@@ -39,7 +40,7 @@ struct JSONObjectReader {
     }
 
     /// A whole number (`480000`, and also `480000.0` or `4.8e5`, which are the same number).
-    func int64(_ key: String) throws(CueSheetError) -> Int64 {
+    package func int64(_ key: String) throws(CueSheetError) -> Int64 {
         let value = try required(key)
         guard case .number(let text) = value, let n = ExactDecimal(text)?.int64 else {
             throw mismatch(key, "an integer", value)
@@ -47,21 +48,21 @@ struct JSONObjectReader {
         return n
     }
 
-    func int(_ key: String) throws(CueSheetError) -> Int {
+    package func int(_ key: String) throws(CueSheetError) -> Int {
         let value = try required(key)
         guard let n = Int(exactly: try int64(key)) else { throw mismatch(key, "an integer", value) }
         return n
     }
 
     /// A finite number.
-    func double(_ key: String) throws(CueSheetError) -> Double {
+    package func double(_ key: String) throws(CueSheetError) -> Double {
         let value = try required(key)
         guard let x = Self.finite(value) else { throw mismatch(key, "a number", value) }
         return x
     }
 
     /// A finite number, or nil when the key is absent or `null`.
-    func optionalDouble(_ key: String) throws(CueSheetError) -> Double? {
+    package func optionalDouble(_ key: String) throws(CueSheetError) -> Double? {
         switch members[key] {
         case nil, .null?: return nil
         case let value?:
@@ -77,12 +78,12 @@ struct JSONObjectReader {
         return DecimalText(exact.plainText)
     }
 
-    func object(_ key: String) throws(CueSheetError) -> JSONObjectReader {
+    package func object(_ key: String) throws(CueSheetError) -> JSONObjectReader {
         try JSONObjectReader(try required(key), path: path(key))
     }
 
     /// An array of objects, each with its path `key[i]`.
-    func objects(_ key: String) throws(CueSheetError) -> [JSONObjectReader] {
+    package func objects(_ key: String) throws(CueSheetError) -> [JSONObjectReader] {
         let value = try required(key)
         guard case .array(let items) = value else { throw mismatch(key, "an array", value) }
         var readers: [JSONObjectReader] = []

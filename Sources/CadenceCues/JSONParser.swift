@@ -4,16 +4,25 @@
 /// repeated in one object, trailing commas, comments and text after the document
 /// are errors. A leading UTF-8 byte order mark is skipped. Errors point at a 1-based
 /// line and column (columns count characters, not bytes).
-struct JSONParser {
+///
+/// Visible to the package's other targets (`package`), not to apps: the catalog's manifest
+/// reader uses it too, and `locations(of:in:)` and `syntaxError(in:)` to place its messages.
+package struct JSONParser {
     /// How deep arrays and objects may nest: a cue sheet needs 3; the limit keeps hostile input off the stack.
-    static let maximumDepth = 64
+    package static let maximumDepth = 64
 
     private let bytes: [UInt8]
     private var at = 0
     private var depth = 0
+    /// Only for `locations(of:in:)` and `syntaxError(in:)`: keep the key path of each value being
+    /// read (`trail`, innermost last) and note the offset where each path in `targets` starts.
+    private var tracking = false
+    private var trail: [String] = [""]
+    private var targets: Set<String> = []
+    private var found: [String: Int] = [:]
 
     /// Parses one JSON document.
-    static func parse(_ bytes: [UInt8]) throws(CueSheetError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(CueSheetError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         do {
             return try parser.document()
@@ -44,6 +53,7 @@ struct JSONParser {
 
     private mutating func value() throws(SyntaxError) -> JSONValue {
         guard at < bytes.count else { throw SyntaxError(reason: "unexpected end of document, expected a value", offset: at) }
+        if tracking, let path = trail.last, targets.contains(path), found[path] == nil { found[path] = at }
         switch bytes[at] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
@@ -76,10 +86,12 @@ struct JSONParser {
             skipSpace()
             try expect(UInt8(ascii: ":"), "':' after the key")
             skipSpace()
+            if tracking { trail.append(Self.path(trail.last ?? "", key: key)) }
             let value = try self.value()
             if members.updateValue(value, forKey: key) != nil {
                 throw SyntaxError(reason: "key \(JSONText.string(key)) appears twice in one object", offset: keyOffset)
             }
+            if tracking { trail.removeLast() }
             skipSpace()
             if peek(UInt8(ascii: ",")) {
                 at += 1
@@ -103,7 +115,9 @@ struct JSONParser {
         }
         while true {
             skipSpace()
+            if tracking { trail.append((trail.last ?? "") + "[\(items.count)]") }
             items.append(try value())
+            if tracking { trail.removeLast() }
             skipSpace()
             if peek(UInt8(ascii: ",")) {
                 at += 1
@@ -265,18 +279,35 @@ struct JSONParser {
 
     /// 1-based line and column of a byte offset; the column counts characters (UTF-8 lead bytes).
     func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
+        Self.lineAndColumn(of: [offset], in: bytes)[0]
+    }
+
+    /// 1-based lines and columns of byte offsets (in any order), in one pass over the text.
+    static func lineAndColumn(of offsets: [Int], in bytes: [UInt8]) -> [(line: Int, column: Int)] {
+        var answers = [(line: Int, column: Int)](repeating: (1, 1), count: offsets.count)
+        let order = offsets.indices.sorted { offsets[$0] < offsets[$1] }
         var line = 1
         var column = 1
-        for b in bytes[..<min(offset, bytes.count)] {
-            if b == 0x0A {
-                line += 1
-                column = 1
-            } else if b & 0xC0 != 0x80 {
-                column += 1
+        var at = 0
+        for i in order {
+            let offset = min(max(offsets[i], 0), bytes.count)
+            while at < offset {
+                let b = bytes[at]
+                if b == 0x0A {
+                    line += 1
+                    column = 1
+                } else if b & 0xC0 != 0x80 {
+                    column += 1
+                }
+                at += 1
             }
+            answers[i] = (line, column)
         }
-        return (line, column)
+        return answers
     }
+
+    /// The key path of member `key` of the value at `parent`, spelt as `JSONObjectReader.path(_:)` spells it.
+    private static func path(_ parent: String, key: String) -> String { parent.isEmpty ? key : parent + "." + key }
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
@@ -293,4 +324,40 @@ struct JSONParser {
 private func hex4(_ value: UInt32) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, 4 - text.count)) + text
+}
+
+// MARK: - Places, for messages
+
+extension JSONParser {
+    /// Where each of `paths` starts in a document that parses: its 1-based line and column.
+    ///
+    /// Paths are spelt as `JSONObjectReader` spells them (`tracks[3].file`, `shard.catalog[0]`;
+    /// the root is `""`), so a key holding `.` or `[` cannot be named, which is no loss for
+    /// messages about keys a reader asked for. A path not in the document is left out of the answer.
+    /// This reads the document a second time, keeping track of paths: for messages, not the common path.
+    package static func locations(of paths: Set<String>, in bytes: [UInt8]) -> [String: (line: Int, column: Int)] {
+        var parser = JSONParser(bytes: bytes)
+        parser.tracking = true
+        parser.targets = paths
+        _ = try? parser.document()
+        let located = Array(parser.found)
+        let places = lineAndColumn(of: located.map(\.value), in: bytes)
+        var answer: [String: (line: Int, column: Int)] = [:]
+        for (i, entry) in located.enumerated() { answer[entry.key] = places[i] }
+        return answer
+    }
+
+    /// Why a document does not parse, where (1-based), and the key path of the innermost value being
+    /// read there (`tracks[0].file` for a key given twice in `tracks[0]`; `""` at the root); nil if it parses.
+    package static func syntaxError(in bytes: [UInt8]) -> (reason: String, line: Int, column: Int, path: String)? {
+        var parser = JSONParser(bytes: bytes)
+        parser.tracking = true
+        do {
+            _ = try parser.document()
+            return nil
+        } catch {
+            let (line, column) = parser.lineAndColumn(of: error.offset)
+            return (error.reason, line, column, parser.trail.last ?? "")
+        }
+    }
 }

@@ -1,5 +1,5 @@
 /// A parsed JSON document, numbers kept as their text so that integers and exact decimals read back exactly.
-enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     /// The number's text as written (`480000`, `4.0`, `2.0833333333333333e-05`): valid JSON number syntax.
@@ -10,7 +10,7 @@ enum JSONValue: Sendable, Equatable {
     case object([String: JSONValue])
 
     /// What a message calls this kind of value: `a string`, `an array`.
-    var kindName: String {
+    package var kindName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -22,7 +22,7 @@ enum JSONValue: Sendable, Equatable {
     }
 
     /// A short picture of the value for messages: numbers and short strings as written, others by kind.
-    var found: String {
+    package var found: String {
         switch self {
         case .number(let text): text
         case .string(let s) where s.unicodeScalars.count <= 40: JSONText.string(s)

@@ -59,13 +59,26 @@ public struct CatalogPlan: Sendable {
                                                         at: recipe.location(of: "id"))]))
                 continue
             }
+            // a title or category the manifest could not hold is refused here, before the render, not at merge
+            let texts: [(key: String, text: String?, limit: Int)] = [
+                ("title", recipe.title, Manifest.Limits.maxTitleBytes),
+                ("category", recipe.category, Manifest.Limits.maxCategoryBytes),
+            ]
+            let textProblems = texts.compactMap { item in
+                item.text.flatMap { ManifestReader.textProblem($0, limit: item.limit) }
+                    .map { Diagnostic("\(item.key): \($0) (a limit of the catalog's manifest)", at: recipe.location(of: item.key)) }
+            }
+            if !textProblems.isEmpty {
+                plan.failures.append((file, textProblems))
+                continue
+            }
             do {
                 let used = try TrackRenderer.check(recipe: recipe, assets: assets)
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
-                let audio = "\(recipe.id).\(format.fileExtension)"
+                let audio = TrackFileNames.audio(recipe.id, format)
                 let kinds = sidecars.union([.waveform]).union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:))).sorted()
-                let files = kinds.map { (kind: $0, file: recipe.id + $0.suffix) }
+                let files = kinds.map { (kind: $0, file: TrackFileNames.sidecar(recipe.id, $0)) }
                 let fingerprint =
                     checkOnly
                     ? ""
@@ -74,7 +87,7 @@ public struct CatalogPlan: Sendable {
                 var versions: [String: FileIdentity] = [:]
                 for path in used { versions[path] = hashes.identity(of: path) }
                 plan.tracks.append(PlannedTrack(recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
-                                                cueFile: "\(recipe.id).cues.json", sidecars: files, fingerprint: fingerprint,
+                                                cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
                                                 assetVersions: versions))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
@@ -88,4 +101,20 @@ public struct CatalogPlan: Sendable {
 
     /// Every id the catalog holds (good tracks), sorted.
     public var ids: [String] { tracks.map(\.recipe.id).sorted() }
+}
+
+/// The names of a track's files in a bundle, all made from its id: how `CatalogPlan` names them,
+/// and the only names a manifest may list (`ManifestReader`), so none has a folder part or is hidden.
+enum TrackFileNames {
+    /// `<id>.<ext>`: `box.flac`.
+    static func audio(_ id: String, _ format: AudioFormat) -> String { "\(id).\(format.fileExtension)" }
+    /// `<id>.cues.json`.
+    static func cueSheet(_ id: String) -> String { id + ".cues.json" }
+    /// `<id>.vtt`, `<id>.chapters.json`, `<id>.svg`.
+    static func sidecar(_ id: String, _ kind: SidecarKind) -> String { id + kind.suffix }
+
+    /// The audio file's name in every format.
+    static func audioNames(_ id: String) -> [String] { AudioFormat.allCases.map { audio(id, $0) } }
+    /// Every sidecar's name.
+    static func sidecarNames(_ id: String) -> [String] { SidecarKind.allCases.map { sidecar(id, $0) } }
 }

@@ -171,8 +171,8 @@ public final class CatalogRenderer: @unchecked Sendable {
 
     private func path(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
 
-    /// Creates the bundle folder and the folders above it, with an error that names the one that failed.
-    private static func makeFolder(_ folder: String) throws(AudioError) {
+    /// Creates the bundle folder and the folders above it, with an error that names the one that failed (73).
+    static func makeFolder(_ folder: String) throws(AudioError) {
         var info = stat()
         if stat(folder, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else {

@@ -1,13 +1,18 @@
 import CadenceCues
-import Foundation
 
 /// `catalog.json`: the bundle manifest the player apps load, one entry per track.
 ///
 /// Written with keys in a fixed order and tracks sorted by id, so the same
 /// catalog gives the same bytes; a shard's manifest also says which shard it is
 /// and which ids the whole catalog holds, so that `merge` can find what is missing.
+/// The keys are listed once, in `Key`, `ShardKey` and `EntryKey`: `jsonText()` writes
+/// them in that order and `Manifest.decode` (ManifestReader.swift) reads the same lists.
 public struct Manifest: Sendable, Equatable {
     public static let fileName = "catalog.json"
+    /// The value of `format` in every manifest.
+    public static let formatName = "cadence-catalog"
+    /// The `version` this writer writes and the reader reads.
+    public static let version = 1
 
     public var tracks: [Entry]
     public var shard: ShardInfo?
@@ -17,7 +22,7 @@ public struct Manifest: Sendable, Equatable {
         self.shard = shard
     }
 
-    public struct Entry: Sendable, Equatable, Codable {
+    public struct Entry: Sendable, Equatable {
         public var id: String
         public var title: String
         public var category: String?
@@ -35,10 +40,18 @@ public struct Manifest: Sendable, Equatable {
         public var loudnessLUFS: Double?
         public var truePeakDBTP: Double?
         public var fingerprint: String
+    }
 
-        enum CodingKeys: String, CodingKey {
-            case id, title, category, duration, file, cues, sidecars, premium, frames, sha256, bytes, fingerprint
-            case sortOrder = "sort_order", sampleRate = "sample_rate", loudnessLUFS = "loudness_lufs", truePeakDBTP = "true_peak_dbtp"
+    public struct ShardInfo: Sendable, Equatable {
+        public var index: Int
+        public var count: Int
+        /// Every id of the whole catalog, sorted.
+        public var catalog: [String]
+
+        public init(index: Int, count: Int, catalog: [String]) {
+            self.index = index
+            self.count = count
+            self.catalog = catalog
         }
     }
 }
@@ -48,68 +61,85 @@ extension Manifest.Entry {
     public var files: [String] { [file, cues] + (sidecars ?? []) }
 }
 
+// MARK: - Keys, written once
+
 extension Manifest {
-    public struct ShardInfo: Sendable, Equatable, Codable {
-        public var index: Int
-        public var count: Int
-        /// Every id of the whole catalog, sorted.
-        public var catalog: [String]
+    /// The keys of the document, in the order they are written.
+    public enum Key: String, CaseIterable, Sendable {
+        case format, version, shard, tracks
     }
 
-    private struct Document: Codable {
-        var format: String
-        var version: Int
-        var shard: ShardInfo?
-        var tracks: [Entry]
+    /// The keys of `shard`, in the order they are written.
+    public enum ShardKey: String, CaseIterable, Sendable {
+        case index, count, catalog
     }
 
-    /// Reads a manifest; nil when the file does not exist.
-    public static func read(folder: String) throws -> Manifest? {
-        let path = (folder as NSString).appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let document = try JSONDecoder().decode(Document.self, from: data)
-        guard document.format == "cadence-catalog", document.version == 1 else {
-            throw ManifestError(path: path, reason: "not a cadence-catalog version 1 manifest")
+    /// The keys of a track entry, in the order they are written; `sidecars` is left out of an entry without the list.
+    public enum EntryKey: String, CaseIterable, Sendable {
+        case id, title, category, duration, file, cues, sidecars, premium
+        case sortOrder = "sort_order"
+        case frames
+        case sampleRate = "sample_rate"
+        case sha256, bytes
+        case loudnessLUFS = "loudness_lufs"
+        case truePeakDBTP = "true_peak_dbtp"
+        case fingerprint
+    }
+}
+
+extension Manifest.Entry {
+    /// The JSON text of one key's value as the manifest holds it; nil when the key is left out (`sidecars` when nil).
+    public func jsonValue(_ key: Manifest.EntryKey) -> String? {
+        switch key {
+        case .id: JSONText.string(id)
+        case .title: JSONText.string(title)
+        case .category: category.map(JSONText.string) ?? "null"
+        case .duration: JSONText.number(duration)
+        case .file: JSONText.string(file)
+        case .cues: JSONText.string(cues)
+        case .sidecars: sidecars.map { "[" + $0.map(JSONText.string).joined(separator: ", ") + "]" }
+        case .premium: premium ? "true" : "false"
+        case .sortOrder: sortOrder.map(String.init) ?? "null"
+        case .frames: String(frames)
+        case .sampleRate: String(sampleRate)
+        case .sha256: JSONText.string(sha256)
+        case .bytes: String(bytes)
+        case .loudnessLUFS: loudnessLUFS.map(JSONText.number) ?? "null"
+        case .truePeakDBTP: truePeakDBTP.map(JSONText.number) ?? "null"
+        case .fingerprint: JSONText.string(fingerprint)
         }
-        return Manifest(tracks: document.tracks, shard: document.shard)
     }
 
+    /// The keys whose values differ between two entries of one track, for a message about a conflict.
+    public func differingKeys(from other: Manifest.Entry) -> [Manifest.EntryKey] {
+        Manifest.EntryKey.allCases.filter { jsonValue($0) != other.jsonValue($0) }
+    }
+}
+
+// MARK: - Writing
+
+extension Manifest {
     /// The manifest as JSON, keys in a fixed order, one track per block.
     public func jsonText() -> String {
         var j = JSONText()
         j.open()
-        j.field("format", "cadence-catalog")
-        j.field("version", 1)
+        j.field(Key.format.rawValue, Self.formatName)
+        j.field(Key.version.rawValue, Self.version)
         if let shard {
-            j.open("shard")
-            j.field("index", shard.index)
-            j.field("count", shard.count)
-            j.open("catalog", array: true)
+            j.open(Key.shard.rawValue)
+            j.field(ShardKey.index.rawValue, shard.index)
+            j.field(ShardKey.count.rawValue, shard.count)
+            j.open(ShardKey.catalog.rawValue, array: true)
             for id in shard.catalog { j.inlineValue(JSONText.string(id)) }
             j.close(array: true)
             j.close()
         }
-        j.open("tracks", array: true)
-        for t in tracks {
+        j.open(Key.tracks.rawValue, array: true)
+        for track in tracks {
             j.open()
-            j.field("id", t.id)
-            j.field("title", t.title)
-            j.field("category", t.category)
-            j.field("duration", t.duration)
-            j.field("file", t.file)
-            j.field("cues", t.cues)
-            if let sidecars = t.sidecars {
-                j.raw("sidecars", "[" + sidecars.map(JSONText.string).joined(separator: ", ") + "]")
+            for key in EntryKey.allCases {
+                if let value = track.jsonValue(key) { j.raw(key.rawValue, value) }
             }
-            j.field("premium", t.premium)
-            j.raw("sort_order", t.sortOrder.map(String.init) ?? "null")
-            j.field("frames", t.frames)
-            j.field("sample_rate", t.sampleRate)
-            j.field("sha256", t.sha256)
-            j.field("bytes", t.bytes)
-            j.field("loudness_lufs", t.loudnessLUFS)
-            j.field("true_peak_dbtp", t.truePeakDBTP)
-            j.field("fingerprint", t.fingerprint)
             j.close()
         }
         j.close(array: true)
@@ -118,7 +148,7 @@ extension Manifest {
     }
 }
 
-/// A manifest that cannot be used.
+/// A file the catalog needs that cannot be used (an asset to fingerprint, a file to copy).
 public struct ManifestError: Error, CustomStringConvertible {
     public var path: String
     public var reason: String

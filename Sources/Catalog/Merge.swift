@@ -2,105 +2,107 @@ import AudioCore
 import AudioIO
 import Foundation
 
-/// Joins shard folders into one bundle: every track once, none missing, none in conflict.
+/// Joins shard folders into one bundle: every track once, none missing, none in conflict, nothing taken on trust.
+///
+/// `run` reads top-down: each folder's `catalog.json` is read and validated (`ManifestDocument.read`,
+/// `Manifest.decode`); the files it lists are checked against it (`ShardFiles.check`: regular files,
+/// sizes, SHA-256, cue sheets); its shard and tracks are joined to the others' (`JoinedShards.add`:
+/// one catalog, each shard once, no track in two versions); then the whole is checked complete.
+/// Every problem of every folder is collected, each at the manifest key it concerns, and only when
+/// there is none is anything written: the files are copied, then the manifest and the page written.
 public enum Merge {
-    public struct Failure: Error, CustomStringConvertible {
-        public let messages: [String]
-        public var description: String { messages.joined(separator: "\n") }
-    }
-
     /// Merges `inputs` (shard output folders) into `output`; returns the number of tracks.
+    ///
+    /// Refused, with nothing written: a `DiagnosticList` whose `kind` is the exit status (66 when a
+    /// folder, a manifest, a listed file or a shard is missing or unreadable; 64 when a folder is given
+    /// twice; 65 for anything wrong in what was read). Failing while writing: an `AudioError` or
+    /// `ManifestError` (73: the output cannot be created).
     public static func run(inputs: [String], output: String) throws -> Int {
-        var problems: [String] = []
-        var entries: [String: (entry: Manifest.Entry, folder: String)] = [:]
-        var expected: Set<String> = []
-        var shardCount: Int?
-        var seenShards: Set<Int> = []
-        for folder in inputs {
-            let manifest: Manifest
+        var problems: [Diagnostic] = []
+        var joined = JoinedShards()
+        for folder in distinctFolders(inputs, problems: &problems) {
+            let document: ManifestDocument
             do {
-                guard let read = try Manifest.read(folder: folder) else {
-                    problems.append("\(folder): error: no \(Manifest.fileName) (not a render output folder)")
+                guard let read = try ManifestDocument.read(folder: folder) else {
+                    problems.append(
+                        Diagnostic("no \(Manifest.fileName) (not a render output folder)", file: path(folder, Manifest.fileName), kind: .noInput))
+                    joined.skip()
                     continue
                 }
-                manifest = read
+                document = read
             } catch {
-                problems.append("\(folder)/\(Manifest.fileName): error: \(error)")
+                problems += error.diagnostics
+                joined.skip()
                 continue
             }
-            if let shard = manifest.shard {
-                if let count = shardCount, count != shard.count {
-                    problems.append("\(folder): error: shard \(shard.index)/\(shard.count) does not match the others' count \(count)")
-                }
-                shardCount = shard.count
-                if !seenShards.insert(shard.index).inserted {
-                    problems.append("\(folder): error: shard \(shard.index)/\(shard.count) given twice")
-                }
-                expected.formUnion(shard.catalog)
-            }
-            for entry in manifest.tracks {
-                if let other = entries[entry.id] {
-                    if other.entry != entry {
-                        problems.append("\(folder): error: track '\(entry.id)' conflicts with the one in \(other.folder) (different sha256 or metadata)")
-                    }
-                    continue
-                }
-                entries[entry.id] = (entry, folder)
-            }
+            let found = ShardFiles.check(document.manifest, in: folder) + joined.add(document.manifest, from: folder)
+            problems += document.diagnostics(found)
         }
-        if let count = shardCount {
-            for k in 1...count where !seenShards.contains(k) {
-                problems.append("error: shard \(k)/\(count) is missing")
-            }
-        }
-        for id in expected.sorted() where entries[id] == nil {
-            problems.append("error: track '\(id)' is missing from every shard")
-        }
-        // every listed file must be there, whole
-        for (id, item) in entries.sorted(by: { $0.key < $1.key }) {
-            let audio = (item.folder as NSString).appendingPathComponent(item.entry.file)
-            let cues = (item.folder as NSString).appendingPathComponent(item.entry.cues)
-            guard let digest = SHA256Hasher.hex(ofFile: audio) else {
-                problems.append("\(audio): error: track '\(id)' is listed but its audio file is missing")
-                continue
-            }
-            if digest != item.entry.sha256 {
-                problems.append("\(audio): error: track '\(id)' does not match the sha256 in its manifest")
-            }
-            if !FileManager.default.fileExists(atPath: cues) {
-                problems.append("\(cues): error: track '\(id)' has no cue sheet")
-            }
-            for name in item.entry.sidecars ?? [] {
-                let sidecar = (item.folder as NSString).appendingPathComponent(name)
-                if !FileManager.default.fileExists(atPath: sidecar) {
-                    problems.append("\(sidecar): error: track '\(id)' lists this sidecar but it is missing")
-                }
-            }
-        }
-        if !problems.isEmpty { throw Failure(messages: problems) }
+        problems += joined.completeness()
+        guard problems.isEmpty else { throw DiagnosticList(problems) }
 
-        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        for (_, item) in entries.sorted(by: { $0.key < $1.key }) {
-            for name in item.entry.files {
-                try copy((item.folder as NSString).appendingPathComponent(name), to: (output as NSString).appendingPathComponent(name))
+        try CatalogRenderer.makeFolder(output)
+        for (entry, folder) in joined.tracks {
+            for name in entry.files {
+                try copy(path(folder, name), to: path(output, name), audioOf: name == entry.file ? entry : nil)
             }
         }
-        let merged = Manifest(tracks: entries.values.map(\.entry))
-        try AtomicOutputFile.write(Array(merged.jsonText().utf8), to: (output as NSString).appendingPathComponent(Manifest.fileName))
+        let merged = Manifest(tracks: joined.tracks.map(\.entry))
+        try AtomicOutputFile.write(Array(merged.jsonText().utf8), to: path(output, Manifest.fileName))
         try PreviewIndex.write(folder: output, manifest: merged)
-        return entries.count
+        return joined.tracks.count
     }
 
-    /// Copies a file whole, in 1 MiB pieces, appearing under its name only when complete.
-    private static func copy(_ source: String, to destination: String) throws {
-        if let from = realPath(source), from == realPath(destination) { return }
-        guard let input = FileHandle(forReadingAtPath: source) else {
-            throw ManifestError(path: source, reason: "cannot read")
+    /// The folders given, each once, in order. A missing one or one that is not a folder is reported
+    /// (66); one given again under another name (`d1` and `d1/`, or a link to it) is reported (64) and read once.
+    private static func distinctFolders(_ inputs: [String], problems: inout [Diagnostic]) -> [String] {
+        var seen: [String: String] = [:]
+        var folders: [String] = []
+        for folder in inputs {
+            var info = stat()
+            guard stat(folder, &info) == 0 else {
+                let reason = errno == ENOENT ? "no such shard folder" : "cannot be read: \(String(cString: strerror(errno)))"
+                problems.append(Diagnostic(reason, file: folder, kind: .noInput))
+                continue
+            }
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                problems.append(Diagnostic("is \(fileKind(info.st_mode)), not a shard folder", file: folder, kind: .noInput))
+                continue
+            }
+            let identity = "\(info.st_dev):\(info.st_ino)"
+            if let first = seen[identity] {
+                problems.append(Diagnostic("is the folder \(first) again; give each shard folder once", file: folder, kind: .usage))
+                continue
+            }
+            seen[identity] = folder
+            folders.append(folder)
         }
-        defer { try? input.close() }
+        return folders
+    }
+
+    /// Copies a checked file whole, in 1 MiB pieces, appearing under its name only when complete.
+    ///
+    /// The source is opened without following a link and must still be a regular file; a track's
+    /// audio (`audioOf`) must still have the size and SHA-256 its entry gives, or nothing is put in place.
+    private static func copy(_ source: String, to destination: String, audioOf entry: Manifest.Entry?) throws {
+        if let from = realPath(source), from == realPath(destination) { return }
+        let fd = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard fd >= 0 else { throw ManifestError(path: source, reason: "cannot read: \(String(cString: strerror(errno)))") }
+        let input = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw ManifestError(path: source, reason: "is no longer a regular file")
+        }
         let file = try AtomicOutputFile(path: destination)
+        var hasher = SHA256Hasher()
         while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+            if entry != nil { chunk.withUnsafeBytes { hasher.update($0) } }
             try file.write([UInt8](chunk))
+        }
+        let digest = SHA256Hasher.hex(hasher.finalize())
+        if let entry, file.size() != entry.bytes || digest != entry.sha256 {
+            file.discard()
+            throw ManifestError(path: source, reason: "changed while it was being merged (its size or SHA-256 is no longer the manifest's)")
         }
         try file.commit()
     }
@@ -110,4 +112,6 @@ public enum Merge {
         defer { free(resolved) }
         return String(cString: resolved)
     }
+
+    static func path(_ folder: String, _ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
 }

@@ -28,8 +28,9 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
     public let index: Int
     public let count: Int
 
+    /// Shard `index` of `count`, with 1 ≤ index ≤ count ≤ `Manifest.Limits.maxShards`.
     public init?(index: Int, count: Int) {
-        guard count >= 1, (1...count).contains(index) else { return nil }
+        guard (1...Manifest.Limits.maxShards).contains(count), (1...count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }

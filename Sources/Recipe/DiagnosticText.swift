@@ -1,10 +1,12 @@
 /// Helpers that turn values and author text into short, safe diagnostic text.
-enum DiagnosticText {
+///
+/// Visible to the package's other targets (`package`): the catalog's manifest messages quote text the same way.
+package enum DiagnosticText {
     /// The most characters of author text a message repeats.
-    static let maxShown = 60
+    package static let maxShown = 60
 
     /// Author text made printable and short: control characters escaped, long text cut with `…`.
-    static func clip(_ text: String) -> String {
+    package static func clip(_ text: String) -> String {
         var out = ""
         var count = 0
         for scalar in text.unicodeScalars {
@@ -29,7 +31,7 @@ enum DiagnosticText {
     }
 
     /// A whole message made printable on one line: control characters escaped as `clip` escapes them, nothing cut.
-    static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -45,12 +47,12 @@ enum DiagnosticText {
     }
 
     /// C0 and C1 control characters and DEL.
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
     }
 
     /// Author text in single quotes, clipped: `'5x'`.
-    static func quoted(_ text: String) -> String { "'" + clip(text) + "'" }
+    package static func quoted(_ text: String) -> String { "'" + clip(text) + "'" }
 
     /// A number without a needless `.0`: `528`, `5.5`, `-14`.
     static func number(_ value: Double) -> String {

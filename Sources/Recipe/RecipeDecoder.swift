@@ -33,9 +33,11 @@ enum RecipeDecoder {
     }
 }
 
-extension DecodeContext {
+extension Recipe {
     /// A valid id: `[A-Za-z0-9][A-Za-z0-9._-]{0,99}`, so that it can never steer a file path.
-    static func isValidID(_ id: String) -> Bool {
+    ///
+    /// The one rule for ids: a recipe's, and every id a catalog manifest names (`Manifest.decode`).
+    public static func isValidID(_ id: String) -> Bool {
         let bytes = Array(id.utf8)
         func isAlphanumeric(_ b: UInt8) -> Bool {
             DecimalNumeral.isDigit(b) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
@@ -45,8 +47,10 @@ extension DecodeContext {
     }
 
     /// The id rule, as messages state it.
-    static let idRule = "letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters"
+    public static let idRule = "letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters"
+}
 
+extension DecodeContext {
     /// Reads the whole recipe; nil when something could not be read (and was reported).
     mutating func recipe(defaultID: String) -> Recipe? {
         let root = document.root
@@ -67,13 +71,13 @@ extension DecodeContext {
         var id: String?
         if let node = top["id"] {
             if let text = string(node, path: "id") {
-                if Self.isValidID(text) { id = text } else { expected(Self.idRule, at: node, path: "id") }
+                if Recipe.isValidID(text) { id = text } else { expected(Recipe.idRule, at: node, path: "id") }
             }
-        } else if Self.isValidID(defaultID) {
+        } else if Recipe.isValidID(defaultID) {
             id = defaultID
         } else {
             error(
-                "id: the file name \(DiagnosticText.quoted(defaultID)) is not a valid id (expected \(Self.idRule)); add an 'id:' key",
+                "id: the file name \(DiagnosticText.quoted(defaultID)) is not a valid id (expected \(Recipe.idRule)); add an 'id:' key",
                 at: start)
         }
         let title = top["title"].flatMap { string($0, path: "title") } ?? pattern?.name

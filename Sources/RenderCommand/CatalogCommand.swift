@@ -64,9 +64,16 @@ enum CatalogCommand {
             let count = try Merge.run(inputs: folders, output: output)
             if !options.quiet { print("merged \(count) tracks from \(folders.count) folders into \(output)") }
             return 0
-        } catch let failure as Merge.Failure {
-            for message in failure.messages { printError(message) }
-            return FailureKind.data.rawValue
+        } catch let refused as DiagnosticList {
+            // nothing was written: 66 for something missing, 64 for a folder given twice, 65 for bad data
+            for diagnostic in refused.diagnostics { printError("\(diagnostic)") }
+            return refused.kind.rawValue
+        } catch let error as AudioError {
+            printError("\(error.diagnostic)")
+            return error.kind.rawValue
+        } catch let error as ManifestError {
+            printError("\(error)")
+            return FailureKind.cannotCreate.rawValue
         } catch {
             printError("\(output): error: \(error)")
             return FailureKind.cannotCreate.rawValue

@@ -99,7 +99,7 @@ struct Options {
                 }
                 options.shard = spec
             } else {
-                guard let spec = ShardSpec(shardText) else { throw UsageError(message: "--shard needs K/N with 1 ≤ K ≤ N (e.g. 3/8) or 'auto', got '\(shardText)'") }
+                guard let spec = ShardSpec(shardText) else { throw UsageError(message: "--shard needs K/N with 1 ≤ K ≤ N ≤ \(Manifest.Limits.maxShards) (e.g. 3/8) or 'auto', got '\(shardText)'") }
                 options.shard = spec
             }
         }

@@ -43,6 +43,10 @@ struct HostileText: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { label }
     var hasControls: Bool { [title, category, pattern, phaseLabel].contains { $0.unicodeScalars.contains(where: isControl) } }
+    /// A title or category that a catalog's manifest may not hold: over 256 bytes of UTF-8, or with a control character.
+    var breaksManifestLimits: Bool {
+        [title, category].contains { $0.utf8.count > 256 || $0.unicodeScalars.contains(where: isControl) }
+    }
 
     static let slashes = HostileText(
         label: "paths", titleYAML: "\"../../etc/passwd\"", title: "../../etc/passwd", categoryYAML: "\"/abs/../x\"", category: "/abs/../x",
@@ -55,15 +59,20 @@ struct HostileText: Sendable, CustomTestStringConvertible {
         patternYAML: "\"P\\0at\\ntern\\e\"", pattern: "P\u{0}at\ntern\u{1B}",
         labelYAML: "\"In\\0\\n\\e<b>--></b>\"", phaseLabel: "In\u{0}\n\u{1B}<b>--></b>")
     static let long = HostileText(
-        label: "very long", titleYAML: "\"" + String(repeating: "Lo\u{E9}ng ", count: 42) + "\"",
-        title: String(repeating: "Lo\u{E9}ng ", count: 42), categoryYAML: String(repeating: "c", count: 256),
+        label: "very long", titleYAML: "\"" + String(repeating: "Lo\u{E9}ng ", count: 36) + "\"",
+        title: String(repeating: "Lo\u{E9}ng ", count: 36), categoryYAML: String(repeating: "c", count: 256),
         category: String(repeating: "c", count: 256), patternYAML: String(repeating: "p", count: 256), pattern: String(repeating: "p", count: 256),
         labelYAML: String(repeating: "l", count: 200), phaseLabel: String(repeating: "l", count: 200))
     static let lookalikes = HostileText(
         label: "lookalikes", titleYAML: "\"\u{2215}etc\u{2215}passwd \u{FF0E}\u{FF0E}\u{FF0F} \u{202E}txt.exe\"",
         title: "\u{2215}etc\u{2215}passwd \u{FF0E}\u{FF0E}\u{FF0F} \u{202E}txt.exe", categoryYAML: "\"\u{2044}x\"", category: "\u{2044}x",
         patternYAML: "\"\u{FF0F}p\"", pattern: "\u{FF0F}p", labelYAML: "\"\u{2024}\u{2024}\"", phaseLabel: "\u{2024}\u{2024}")
-    static let all = [slashes, controls, long, lookalikes]
+    /// Markup without control characters: a catalog must take it, and its page escape it.
+    static let markup = HostileText(
+        label: "markup", titleYAML: "\"</title><script>alert(1)</script> &amp; -->\"", title: "</title><script>alert(1)</script> &amp; -->",
+        categoryYAML: "\"<i>Cat</i>\"", category: "<i>Cat</i>", patternYAML: "\"<p>at</p>\"", pattern: "<p>at</p>",
+        labelYAML: "\"In<b>--></b>\"", phaseLabel: "In<b>--></b>")
+    static let all = [slashes, controls, long, lookalikes, markup]
 }
 
 /// Unicode control characters (C0, DEL, C1).
@@ -298,19 +307,23 @@ struct ConfinementTests {
         let manifest = try CatalogManifest.read(dist + "/catalog.json")
         for (index, c) in HostileText.all.enumerated() {
             guard let entry = manifest.entry("text-\(index)") else {
-                // rejected: only a recipe with control characters may be, with an error at its file
-                #expect(c.hasControls && result.stderr.contains("text-\(index).yml:"), "text-\(index) (\(c.label)) is missing: \(result)")
+                // rejected: only a recipe with control characters may be (or with a title or category the
+                // manifest cannot hold, which must be), with an error at its file
+                #expect(
+                    (c.hasControls || c.breaksManifestLimits) && result.stderr.contains("text-\(index).yml:"),
+                    "text-\(index) (\(c.label)) is missing: \(result)")
                 continue
             }
+            #expect(!c.breaksManifestLimits, "text-\(index) (\(c.label)): a title or category over the manifest's limits was rendered into the catalog")
             #expect(entry.title == c.title && entry.category == c.category, "text-\(index): the manifest changed the text")
         }
         let page = String(decoding: try bytes(dist + "/index.html"), as: UTF8.self)
         #expect(!page.unicodeScalars.contains { isControl($0) && $0 != "\n" && $0 != "\t" }, "raw control characters in index.html")
         #expect(!page.contains("<script>alert(1)"), "the title's markup reached the page")
-        if manifest.entry("text-1") != nil {
-            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the title is not HTML-escaped on the page")
-            #expect(page.contains("\\u003cb\\u003e--\\u003e\\u003c/b\\u003e"), "the label is not escaped in the page's cue data")
-        }
+        // text-4, markup without control characters, renders into the catalog; the page escapes it
+        #expect(manifest.entry("text-4") != nil, "the recipe of markup without control characters is missing: \(result)")
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the title is not HTML-escaped on the page")
+        #expect(page.contains("\\u003cb\\u003e--\\u003e\\u003c/b\\u003e"), "the label is not escaped in the page's cue data")
     }
 
     // MARK: - Symbolic links in the output folder
