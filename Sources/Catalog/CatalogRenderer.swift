@@ -221,7 +221,11 @@ public final class CatalogRenderer: @unchecked Sendable {
     /// Rewrites catalog.json from the current entries (caller holds the lock, or runs alone).
     /// An unchanged manifest is left as it is (an up-to-date run touches no file).
     private func writeManifest() throws {
-        let manifest = Manifest(tracks: Array(entries.values), shard: shardInfo)
+        // a shard's catalog lists every id its tracks have: one kept while its recipe fails to load
+        // too, or the manifest would be one the strict reader (and the next run) refuses
+        var shard = shardInfo
+        shard?.catalog = Set(shardInfo?.catalog ?? []).union(entries.keys).sorted()
+        let manifest = Manifest(tracks: Array(entries.values), shard: shard)
         let bytes = Array(manifest.jsonText().utf8)
         if let current = FileManager.default.contents(atPath: path(Manifest.fileName)), [UInt8](current) == bytes { return }
         try AtomicOutputFile.write(bytes, to: path(Manifest.fileName))

@@ -143,7 +143,8 @@ struct ShardTests {
         let own = try Self.ids(in: reused)
         #expect(!own.isEmpty && own.count < catalog.ids.count, "shard 2/3 lists \(own)")
         let expected = (own.compactMap { catalog.track($0) }.flatMap(\.fileNames) + bundleFiles).sorted()
-        #expect(try filesUnder(reused) == expected)
+        let held = try filesUnder(reused)
+        #expect(held == expected, "extra: \(Set(held).subtracting(expected).sorted()), missing: \(Set(expected).subtracting(held).sorted())")
     }
 
     /// The CI variables `--shard auto` reads, each meaning shard 2 of 3.
