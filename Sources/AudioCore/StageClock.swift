@@ -36,6 +36,7 @@ public final class StageClock: Sendable {
     private let encode = Atomic<Int>(0)
     private let passes = Atomic<Int>(0)
     private let bedsPrepared = Atomic<Int>(0)
+    private let remeasured = Atomic<Int>(0)
 
     public init() {}
 
@@ -49,13 +50,16 @@ public final class StageClock: Sendable {
 
     /// Counts one full render of a track's mix (an analysis or encode pass).
     public func countPass() { passes.add(1, ordering: .relaxed) }
+    /// Counts frames measured again under the limiter (the gating blocks it touches), not a whole pass.
+    public func countRemeasured(frames: Int64) { remeasured.add(Int(frames), ordering: .relaxed) }
     /// Counts one bed decoded and resampled.
     public func countBed() { bedsPrepared.add(1, ordering: .relaxed) }
 
-    /// The totals as one JSON object: seconds per stage, passes, beds prepared.
+    /// The totals as one JSON object: seconds per stage, passes over the whole mix, frames
+    /// re-measured under the limiter, beds prepared.
     public func jsonText() -> String {
         let stages = Stage.allCases.map { "\"\($0.name)\":" + format3(Double(nanoseconds($0)) / 1e9) }
-        let counts = ["\"passes\":\(passes.load(ordering: .relaxed))", "\"beds_prepared\":\(bedsPrepared.load(ordering: .relaxed))"]
+        let counts = ["\"passes\":\(passes.load(ordering: .relaxed))", "\"remeasured_frames\":\(remeasured.load(ordering: .relaxed))", "\"beds_prepared\":\(bedsPrepared.load(ordering: .relaxed))"]
         return "{" + (stages + counts).joined(separator: ",") + "}"
     }
 

@@ -51,6 +51,15 @@ public final class LoudnessMeter {
         return value
     }
 
+    /// The mean-square energy (channel-weighted, K-weighted) of the last 400 ms, as BS.1770
+    /// defines a gating block's: `10^((momentary + 0.691) / 10)` of `ebur128_loudness_momentary`.
+    /// Read right after a 100 ms hop, it is the energy of the gating block ending there.
+    public func momentaryEnergy() -> Double {
+        var value = -Double.infinity
+        ebur128_loudness_momentary(state, &value)
+        return value.isFinite ? pow(10, (value + 0.691) / 10) : 0
+    }
+
     /// The highest true peak over all channels, in dBTP (`ebur128_true_peak`); needs `truePeak: true`.
     public func truePeakDB() -> Double {
         precondition(measuresTruePeak, "truePeakDB needs a meter made with truePeak: true")

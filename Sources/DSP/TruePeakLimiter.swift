@@ -170,7 +170,7 @@ public final class TruePeakLimiter {
     }
 
     /// True when no reduction is pending: the gain is 1 until a new peak arrives.
-    private var isIdle: Bool { holdCount == 0 && deficit == 0 && averageSum == 0 }
+    public var isIdle: Bool { holdCount == 0 && deficit == 0 && averageSum == 0 }
 
     private func processChunk(_ io: UnsafeMutablePointer<Float>, frames: Int, preGain: Float) {
         let samples = frames * channels

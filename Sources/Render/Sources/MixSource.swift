@@ -5,7 +5,7 @@ import AudioIO
 ///
 /// Built fresh for each pass; everything it draws on (prepared beds, cue
 /// sounds, the noise seed) is fixed, so every pass produces the same samples.
-struct MixSource {
+struct MixSource: BlockSource {
     private var bed: BedSource
     private var cues: CueTrack
     let channels: Int

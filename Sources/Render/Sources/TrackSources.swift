@@ -12,7 +12,7 @@ struct TrackSources {
     private let sounds: [[Float]]
     private let events: [CueTrack.Event]
     private let channels: Int
-    private let totalFrames: Int64
+    let totalFrames: Int64
     /// Frames of each timeline cue's sound, in timeline order (for the cue sheet).
     let cueLengths: [Int64]
 

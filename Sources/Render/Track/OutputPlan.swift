@@ -56,4 +56,14 @@ struct OutputPlan {
         self.bitDepth = depth
         self.ceiling = recipe.output.truePeak - (format.isLossy ? Self.lossyHeadroom : 0)
     }
+
+    /// Checks every file the render will put in place (audio, cue sheet, sidecars) before any
+    /// work: a folder named like the cue sheet must not be found after the render.
+    func checkDestinations() throws(DiagnosticList) {
+        do throws(AudioError) {
+            for path in [audioPath, cueSheetPath] + sidecars.map(\.1) { try AtomicOutputFile.checkDestination(path) }
+        } catch {
+            throw DiagnosticList([error.diagnostic])
+        }
+    }
 }

@@ -1,0 +1,38 @@
+import Foundation
+
+/// BS.1770-4's integrated loudness from gating-block energies: the absolute gate at
+/// -70 LUFS, then the relative gate 10 LU under the mean of what passed it.
+///
+/// libebur128 does the same over the blocks it meters; this form lets the limiter
+/// correction combine pass 1's blocks with a few re-measured ones without a pass.
+enum BlockGating {
+    /// A block's loudness is `-0.691 + 10 log10(energy)`.
+    static func loudness(energy: Double) -> Double { energy > 0 ? -0.691 + 10 * log10(energy) : -.infinity }
+
+    static let absoluteGate = pow(10, (-70 + 0.691) / 10)
+
+    /// Integrated loudness (LUFS) of blocks whose energies `energy(e)` gives for e in `blocks`; -inf when none passes.
+    static func integrated(blocks: Range<Int>, energy: (Int) -> Double) -> Double {
+        var sum = 0.0
+        var count = 0
+        for e in blocks {
+            let x = energy(e)
+            if x >= absoluteGate {
+                sum += x
+                count += 1
+            }
+        }
+        guard count > 0 else { return -.infinity }
+        let relative = max(absoluteGate, sum / Double(count) * 0.1)
+        var gated = 0.0
+        var passed = 0
+        for e in blocks {
+            let x = energy(e)
+            if x >= relative {
+                gated += x
+                passed += 1
+            }
+        }
+        return passed > 0 ? loudness(energy: gated / Double(passed)) : -.infinity
+    }
+}

@@ -1,0 +1,139 @@
+import AudioCore
+import AudioIO
+import DSP
+import Dispatch
+
+/// The loudness of the mix × gain through the limiter, without another pass over the track.
+///
+/// Where the limiter leaves the signal alone its output is the input × gain bit for
+/// bit (`TruePeakLimiter`), so those gating blocks keep pass 1's energy × gain².
+/// Only around the hops whose peaks could reach the limiter's threshold is the mix
+/// rendered again, through gain and limiter, from half a second before (the K-filter
+/// and the limiter start from real samples) until the limiter is idle again; the
+/// blocks there are measured anew. For a bed with a few bells, that is a few percent
+/// of the track; for a limited noise bed, all of it.
+struct LimitedLoudness {
+    let measured: Measurement
+    let sources: TrackSources
+    let channels: Int
+    let sampleRate: Int
+    /// The ceiling the limiter holds, dBTP.
+    let ceiling: Double
+    let threads: Int
+
+    /// Hops rendered before the first hop the limiter may touch.
+    static let leadHops: Int64 = 6
+    /// Regions this many hops apart or closer are rendered as one.
+    static let joinHops: Int64 = 20
+
+    /// A stretch of the track rendered again: from `start` (a hop) to where the limiter is idle after `lastHop`.
+    struct Region {
+        var start: Int64
+        var lastHop: Int64
+    }
+
+    /// Integrated loudness (LUFS) at `gainDB`, and the frames re-rendered to know it.
+    func loudness(gainDB: Double) throws(AudioError) -> (loudness: Double, remeasured: Int64) {
+        let gain = Float(Gain.linear(dB: gainDB))
+        let squared = Double(gain) * Double(gain)
+        let regions = regions(gain: gain)
+        var results = [Result<[(Int, Double)], AudioError>](repeating: .success([]), count: regions.count)
+        results.withUnsafeMutableBufferPointer { slots in
+            nonisolated(unsafe) let slots = slots
+            let work = { (k: Int) in slots[k] = Result { () throws(AudioError) in try measure(regions[k], gain: gain) } }
+            if threads == 1 || regions.count < 2 {
+                for k in regions.indices { work(k) }
+            } else {
+                nonisolated(unsafe) let work = work
+                DispatchQueue.concurrentPerform(iterations: regions.count) { work($0) }
+            }
+        }
+        var replaced: [Int: Double] = [:]
+        var frames: Int64 = 0
+        for result in results {
+            let blocks = try result.get()
+            for (e, energy) in blocks { replaced[e] = energy }
+            frames += Int64(blocks.count) * measured.hop
+        }
+        StageClock.shared.countRemeasured(frames: frames)
+        let energies = measured.blockEnergies
+        let loudness = BlockGating.integrated(blocks: 4..<energies.count) { e in replaced[e] ?? energies[e] * squared }
+        return (loudness, frames)
+    }
+
+    /// The stretches whose hops' sample peaks, × gain × the interpolator's worst overshoot,
+    /// could pass the limiter's threshold (the limiter's own fast-path bound).
+    func regions(gain: Float) -> [Region] {
+        let threshold = Float(Gain.linear(dB: ceiling - TruePeakLimiter.safetyMarginDB))
+            / (gain * TruePeakInterpolator.worstCaseOvershoot * 1.0001)
+        var regions: [Region] = []
+        for (h, peak) in measured.hopPeaks.enumerated() where peak > threshold {
+            let hop = Int64(h)
+            // the interpolator reads 12 frames of the hop before, the look-ahead 1.5 ms
+            let start = sources.canStartAnywhere ? max(0, hop - 1 - Self.leadHops) : 0
+            if var last = regions.last, start <= last.lastHop + Self.joinHops {
+                last.lastHop = hop
+                regions[regions.count - 1] = last
+            } else {
+                regions.append(Region(start: start, lastHop: hop))
+            }
+        }
+        return regions
+    }
+
+    /// Renders `region` through gain and limiter; returns (end hop, energy) of the gating
+    /// blocks from its warm-up on until the limiter has been idle for a whole block.
+    private func measure(_ region: Region, gain: Float) throws(AudioError) -> [(Int, Double)] {
+        let hop = measured.hop
+        var mix = try sources.makeMix(from: region.start * hop, to: sources.totalFrames)
+        let limiter = LimiterStage(gain: gain, ceiling: ceiling, channels: channels, sampleRate: sampleRate)
+        let meter = try RegionMeter(
+            start: region.start * hop, after: (region.lastHop + 2) * hop, hop: hop, channels: channels, sampleRate: sampleRate,
+            isIdle: { limiter.isIdle })
+        try Driver.run(&mix, channels: channels, through: [limiter], into: [meter])
+        return meter.energies
+    }
+}
+
+/// Meters a re-rendered region hop by hop; stops 4 hops after the limiter is idle past `after`.
+private final class RegionMeter: Sink {
+    private let meter: LoudnessMeter
+    private let start: Int64
+    private let after: Int64
+    private let hop: Int64
+    private let channels: Int
+    private let isIdle: () -> Bool
+    private var position: Int64
+    private var stopAt: Int64?
+    private(set) var energies: [(Int, Double)] = []
+
+    init(start: Int64, after: Int64, hop: Int64, channels: Int, sampleRate: Int, isIdle: @escaping () -> Bool) throws(AudioError) {
+        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        self.start = start
+        self.after = after
+        self.hop = hop
+        self.channels = channels
+        self.isIdle = isIdle
+        position = start
+    }
+
+    func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
+        try StageClock.shared.time(.analysis) { () throws(AudioError) -> Flow in
+            var done = 0
+            while done < frames {
+                let n = Int(min(Int64(frames - done), (position / hop + 1) * hop - position))
+                try meter.add(UnsafeBufferPointer(rebasing: block[(done * channels)..<((done + n) * channels)]), frames: n)
+                done += n
+                position += Int64(n)
+                guard position % hop == 0 else { continue }
+                let e = Int(position / hop)
+                // blocks that begin 200 ms after the meter started, where the K-filter has
+                // settled (from the track's start, every block: pass 1 started there too)
+                if position >= 4 * hop && (start == 0 || position - 4 * hop >= start + 2 * hop) { energies.append((e, meter.momentaryEnergy())) }
+                if stopAt == nil, position >= after, isIdle() { stopAt = position + 4 * hop }
+                if let stopAt, position >= stopAt { return .stop }
+            }
+            return .more
+        }
+    }
+}

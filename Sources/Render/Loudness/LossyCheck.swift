@@ -1,0 +1,65 @@
+import AudioCore
+import AudioIO
+import Foundation
+
+/// Lossy formats are measured as players hear them: the file just written is decoded
+/// and metered, and when the codec moved its loudness by more than 0.2 LU or its peaks
+/// overshot the ceiling, the target and the limiter's ceiling are corrected by as much
+/// and the track is encoded again, at most `attempts` times in all.
+struct LossyCheck {
+    /// Encodings tried before the measured result is taken as it is.
+    static let attempts = 4
+
+    /// The recipe's target (LUFS) and true-peak ceiling (dBTP).
+    let target: Double?
+    let truePeakCeiling: Double
+    /// The ceiling the plan is made for: the output's, lowered by what the codec overshot.
+    private(set) var ceiling: Double
+    /// Added to the target the plan aims at: what the codec took away (or added).
+    private(set) var targetOffset = 0.0
+    private(set) var attempt = 1
+
+    init(target: Double?, truePeakCeiling: Double, ceiling: Double) {
+        self.target = target
+        self.truePeakCeiling = truePeakCeiling
+        self.ceiling = ceiling
+        self.outputCeiling = ceiling
+    }
+
+    private let outputCeiling: Double
+
+    /// Whether the ceiling was lowered for the codec (the contract's message says so).
+    var loweredCeiling: Bool { ceiling < outputCeiling }
+
+    /// After an encoding that decodes to `loudness` and `truePeak`: true (with the target
+    /// and ceiling corrected) when it should be encoded again.
+    mutating func again(loudness: Double, truePeak: Double) -> Bool {
+        guard let target, loudness.isFinite, attempt < Self.attempts else { return false }
+        let over = truePeak - (truePeakCeiling - LoudnessPlan.margin / 2)
+        let off = target - loudness
+        guard over > 0 || abs(off) > 0.2 else { return false }
+        if over > 0 { ceiling -= over + 0.1 }
+        targetOffset += off
+        attempt += 1
+        return true
+    }
+
+    /// Decodes the file just written (through its descriptor): its frame count must be the
+    /// timeline's; returns its loudness and true peak.
+    static func measure(_ file: AtomicOutputFile, path: String, frames: Int64, sampleRate: Int, channels: Int) throws(AudioError) -> (
+        loudness: Double, truePeak: Double
+    ) {
+        let meter = try MeterSink(channels: channels, sampleRate: sampleRate, loudness: true)
+        let decoded = try AudioDecoder.decode(
+            path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: sampleRate, channels: channels,
+            maximumFrames: frames + Int64(sampleRate)
+        ) { (p, n) throws(AudioError) in
+            _ = try meter.consume(p, frames: n)
+        }
+        guard decoded == frames else {
+            throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)
+        }
+        let (loudness, truePeak) = meter.finish()
+        return (loudness ?? -.infinity, truePeak)
+    }
+}

@@ -1,0 +1,99 @@
+import AudioCore
+import AudioIO
+import DSP
+
+/// The gain that brings a mix to its loudness target, and whether the limiter must hold its peaks.
+///
+/// The gain `target − measured` is one constant (no gain riding: fades and quiet
+/// passages keep their shape). When that gain would push the true peak over the
+/// ceiling, the look-ahead limiter runs in the encode pass; it takes back a little
+/// loudness, so the gain is corrected until the limited mix is within 0.05 LU of the
+/// target, each try measured by `LimitedLoudness` (pass 1's blocks, and the few the
+/// limiter touches rendered again), never by another whole pass.
+struct LoudnessPlan {
+    /// Linear gain, applied before the limiter.
+    var gain: Float
+    /// The true peak the limiter holds (dBTP), when it runs.
+    var limiterCeiling: Double?
+    /// The encoded signal's integrated loudness (LUFS): pass 1's shifted by the gain, or the correction's.
+    var loudness: Double
+    /// Its true peak (dBTP) when known before encoding: a plain gain shifts pass 1's exactly;
+    /// a limited signal's is measured while encoding.
+    var truePeak: Double?
+    /// Frames rendered again to correct the gain under the limiter.
+    var remeasured: Int64 = 0
+
+    var limit: Bool { limiterCeiling != nil }
+
+    /// Headroom kept under the ceiling: true-peak meters differ by a few tenths of a dB
+    /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
+    /// so the limiter aims this far below and a plain gain must stay this far below.
+    static let margin = 0.3
+    /// Gains tried under the limiter, at most.
+    static let maximumTries = 6
+
+    /// The encode pass's stages for this plan: the limiter (with the gain), or the gain alone.
+    func stages(channels: Int, sampleRate: Int) -> [any Stage] {
+        if let limiterCeiling { return [LimiterStage(gain: gain, ceiling: limiterCeiling, channels: channels, sampleRate: sampleRate)] }
+        return gain == 1 ? [] : [GainStage(gain: gain, channels: channels)]
+    }
+
+    /// The plan for `target` LUFS under `ceiling` dBTP, given pass 1's measurement.
+    static func plan(
+        _ measured: Measurement, target: Double, ceiling: Double, limited: (Double) -> LimitedLoudness
+    ) throws(AudioError) -> LoudnessPlan {
+        var loudness = measured.loudness
+        if !loudness.isFinite && measured.truePeak.isFinite {
+            // Quieter than BS.1770's absolute gate (-70 LUFS) but not silent: gate the blocks
+            // as if raised to a -6 dBTP peak, and scale back. The relative gate follows the
+            // signal, so the result is the mix's own loudness.
+            let probeDB = -6 - measured.truePeak
+            let squared = Gain.linear(dB: 2 * probeDB)
+            let energies = measured.blockEnergies
+            loudness = BlockGating.integrated(blocks: 4..<energies.count) { energies[$0] * squared } - probeDB
+        }
+        guard loudness.isFinite else {
+            // digital silence: there is no level to bring to the target (the caller reports it)
+            return LoudnessPlan(gain: 1, limiterCeiling: nil, loudness: loudness, truePeak: measured.truePeak)
+        }
+        var gainDB = target - loudness
+        let limiterCeiling = ceiling - margin
+        guard measured.truePeak + gainDB > limiterCeiling else {
+            // BS.1770 loudness and true peak scale exactly with a constant gain (the gates are relative)
+            let gain = Float(Gain.linear(dB: gainDB))
+            let applied = Gain.decibels(linear: Double(gain))
+            return LoudnessPlan(
+                gain: gain, limiterCeiling: nil, loudness: loudness + applied, truePeak: measured.truePeak + applied)
+        }
+        // The limited loudness grows more slowly than the gain (the limiter takes back part
+        // of it), so the gain is corrected by the secant through the last two tries rather
+        // than by the plain error.
+        let correction = limited(limiterCeiling)
+        var previous: (gain: Double, loudness: Double)?
+        var best: LoudnessPlan?
+        var remeasured: Int64 = 0
+        for _ in 0..<maximumTries {
+            let gain = Float(Gain.linear(dB: gainDB))
+            let applied = Gain.decibels(linear: Double(gain))
+            let (reached, frames) = try correction.loudness(gainDB: applied)
+            remeasured += frames
+            // the plan keeps a gain that was measured: the encode pass renders exactly this signal
+            let tried = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
+            if best == nil || abs(target - reached) < abs(target - best!.loudness) { best = tried }
+            let error = target - reached
+            if abs(error) < 0.05 || !reached.isFinite { break }
+            var slope = 1.0
+            if let previous, applied != previous.gain {
+                let rise = (reached - previous.loudness) / (applied - previous.gain)
+                // the limiter is saturated: more gain only squares the wave off, the level stays
+                // (the caller reports a target this mix cannot reach under its ceiling)
+                if error > 0, rise < 0.02 { break }
+                slope = min(1, max(0.05, rise))
+            }
+            previous = (applied, reached)
+            gainDB = applied + min(24, error / slope)
+        }
+        best!.remeasured = remeasured
+        return best!
+    }
+}

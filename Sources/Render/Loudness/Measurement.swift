@@ -1,0 +1,176 @@
+import AudioCore
+import AudioIO
+import DSP
+import Dispatch
+
+/// Pass 1: the mix's integrated loudness and true peak, and what the limiter correction
+/// needs later without another pass: the energy of every 400 ms gating block and the
+/// sample peak of every 100 ms hop.
+///
+/// The track is cut at a frame F on libebur128's 100 ms grid and measured on two
+/// threads when the mix can start part-way. The first renders [0, F + lead) and meters
+/// loudness on [0, F); the second renders from F − lead (warming up the true-peak
+/// filter) and meters loudness from F − 300 ms, so that between them they hold exactly
+/// the gating blocks of one continuous meter (`ebur128_loudness_global_multiple` joins
+/// them). True peaks are detected on [0, F + δ) and [F, end): every instant, each from
+/// a filter history of real samples. The cut depends only on the track's length, so
+/// the result is the same however many cores there are.
+struct Measurement {
+    /// Integrated loudness (LUFS; -inf below the absolute gate or silent) and true peak (dBTP) of the mix.
+    var loudness: Double
+    var truePeak: Double
+    /// libebur128's 100 ms hop, in frames (`samples_in_100ms`).
+    let hop: Int64
+    /// The energy of the gating block that ends at hop `e` (hops e−4 ..< e), 0 for e < 4.
+    var blockEnergies: [Double]
+    /// The largest sample magnitude of each hop (the last may be partial).
+    var hopPeaks: [Float]
+
+    /// Measures `sources`' mix, on two threads when `threads` > 1.
+    static func run(_ sources: TrackSources, sampleRate: Int, channels: Int, threads: Int) throws(AudioError) -> Measurement {
+        StageClock.shared.countPass()
+        let total = sources.totalFrames
+        let hop = hopFrames(sampleRate: sampleRate)
+        let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: sources.canStartAnywhere)
+        var meters: [SpanMeter] = []
+        for span in spans { meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate)) }
+        var failures = [AudioError?](repeating: nil, count: spans.count)
+        failures.withUnsafeMutableBufferPointer { slots in
+            nonisolated(unsafe) let slots = slots
+            let work = { (k: Int) in
+                do throws(AudioError) {
+                    var mix = try sources.makeMix(from: spans[k].start, to: spans[k].end)
+                    try Driver.run(&mix, channels: channels, into: [meters[k]])
+                } catch {
+                    slots[k] = error
+                }
+            }
+            if spans.count == 1 || threads == 1 {
+                for k in spans.indices { work(k) }
+            } else {
+                // each iteration owns its span's meter and failure slot
+                nonisolated(unsafe) let work = work
+                DispatchQueue.concurrentPerform(iterations: spans.count) { work($0) }
+            }
+        }
+        if let failure = failures.compactMap({ $0 }).first { throw failure }
+        var peak: Float = 0
+        for meter in meters { peak = max(peak, meter.finishPeak()) }
+        let hops = Int((total + hop - 1) / hop)
+        var energies = [Double](repeating: 0, count: hops + 1)
+        var hopPeaks = [Float](repeating: 0, count: hops)
+        for meter in meters {
+            for (e, energy) in meter.energies { energies[e] = energy }
+            for (h, p) in meter.hopPeaks { hopPeaks[h] = max(hopPeaks[h], p) }
+        }
+        return Measurement(
+            loudness: LoudnessMeter.integratedLoudness(of: meters.map(\.meter)),
+            truePeak: peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity, hop: hop,
+            blockEnergies: energies, hopPeaks: hopPeaks)
+    }
+
+    /// libebur128's `samples_in_100ms`.
+    static func hopFrames(sampleRate: Int) -> Int64 { Int64((sampleRate + 5) / 10) }
+
+    /// The frames one thread renders and meters.
+    struct Span {
+        var start: Int64
+        var end: Int64
+        /// Frames fed to the loudness meter (hop-aligned at its start).
+        var loudness: Range<Int64>
+        /// Frames whose true peak this span detects (the rest of [start, end) only primes the filter).
+        var peaks: Range<Int64>
+        /// Frames whose hop peaks this span records (the spans' ranges tile the track).
+        var hopPeaks: Range<Int64>
+        /// The span reaches the end of the track: flush the peak filter.
+        var isLast: Bool
+
+        /// Lead-in before (and run-on after) the cut.
+        static func lead(sampleRate: Int) -> Int64 { Int64(sampleRate) / 2 }
+
+        /// Two spans when the mix is a minute or more and can start part-way, else one.
+        static func cut(total: Int64, hop: Int64, sampleRate: Int, canSplit: Bool) -> [Span] {
+            let whole = Span(start: 0, end: total, loudness: 0..<total, peaks: 0..<total, hopPeaks: 0..<total, isLast: true)
+            let lead = lead(sampleRate: sampleRate)
+            let cut = (total / 2) / hop * hop
+            guard canSplit, cut - 3 * hop - lead > 0, cut + lead < total, total >= 60 * Int64(sampleRate) else { return [whole] }
+            let delay = Int64(2 * TruePeakInterpolator.delay)
+            return [
+                Span(start: 0, end: cut + lead, loudness: 0..<cut, peaks: 0..<(cut + delay), hopPeaks: 0..<cut, isLast: false),
+                Span(
+                    start: cut - lead, end: total, loudness: (cut - 3 * hop)..<total, peaks: cut..<total,
+                    hopPeaks: cut..<total, isLast: true),
+            ]
+        }
+    }
+}
+
+/// One span's meters: libebur128 fed hop by hop (its momentary loudness after each hop
+/// is the gating block ending there), the true-peak meter, and the hop peaks.
+final class SpanMeter: Sink {
+    let span: Measurement.Span
+    let meter: LoudnessMeter
+    private let peakMeter: TruePeakMeter
+    private let hop: Int64
+    private let channels: Int
+    private var position: Int64
+    /// (end hop, energy) of every full gating block inside `span.loudness`.
+    private(set) var energies: [(Int, Double)] = []
+    /// (hop, sample peak) of the hops inside `span.hopPeaks`.
+    private(set) var hopPeaks: [(Int, Float)] = []
+
+    init(_ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int) throws(AudioError) {
+        self.span = span
+        self.hop = hop
+        self.channels = channels
+        self.position = span.start
+        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        peakMeter = TruePeakMeter(channels: channels)
+        energies.reserveCapacity(Int(Int64(span.loudness.count) / hop) + 1)
+        hopPeaks.reserveCapacity(Int(Int64(span.hopPeaks.count) / hop) + 2)
+    }
+
+    func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
+        try StageClock.shared.time(.analysis) { () throws(AudioError) in
+            let range = position..<(position + Int64(frames))
+            func part(_ r: Range<Int64>) -> UnsafeBufferPointer<Float> {
+                let a = Int(r.lowerBound - position) * channels, b = Int(r.upperBound - position) * channels
+                return UnsafeBufferPointer(rebasing: block[a..<b])
+            }
+            // loudness and hop peaks in pieces that end on the hop grid
+            var at = range.lowerBound
+            while at < range.upperBound {
+                let piece = at..<min(range.upperBound, (at / hop + 1) * hop)
+                let loud = piece.clamped(to: span.loudness)
+                if !loud.isEmpty {
+                    try meter.add(part(loud), frames: loud.count)
+                    if loud.upperBound % hop == 0 && loud.upperBound - span.loudness.lowerBound >= 4 * hop {
+                        energies.append((Int(loud.upperBound / hop), meter.momentaryEnergy()))
+                    }
+                }
+                let own = piece.clamped(to: span.hopPeaks)
+                if !own.isEmpty, let base = part(own).baseAddress {
+                    let h = Int(own.lowerBound / hop)
+                    let p = PeakScan.peak(base, count: own.count * channels)
+                    if let last = hopPeaks.last, last.0 == h { hopPeaks[hopPeaks.count - 1].1 = max(last.1, p) } else { hopPeaks.append((h, p)) }
+                }
+                at = piece.upperBound
+            }
+            let lead = range.clamped(to: span.start..<span.peaks.lowerBound)
+            if !lead.isEmpty { peakMeter.prime(part(lead), frames: lead.count) }
+            let detect = range.clamped(to: span.peaks)
+            if !detect.isEmpty { peakMeter.add(part(detect), frames: detect.count) }
+        }
+        position += Int64(frames)
+        return .more
+    }
+
+    /// The span's linear true peak (the last span flushes the filter's final instants).
+    func finishPeak() -> Float {
+        if span.isLast {
+            let db = peakMeter.finish()
+            return db.isFinite ? Float(Gain.linear(dB: db)) : 0
+        }
+        return peakMeter.peak
+    }
+}

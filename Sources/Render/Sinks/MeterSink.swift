@@ -1,0 +1,29 @@
+import AudioCore
+import AudioIO
+import DSP
+
+/// Measures what is encoded: the true peak (4× oversampled) and, when asked, the
+/// integrated loudness (libebur128). A plain-gain plan needs neither (pass 1 shifted
+/// is exact); a limited one needs the true peak; `loudness: off` needs both.
+final class MeterSink: Sink {
+    private let loudnessMeter: LoudnessMeter?
+    private let peakMeter: TruePeakMeter
+
+    init(channels: Int, sampleRate: Int, loudness: Bool) throws(AudioError) {
+        loudnessMeter = loudness ? try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false) : nil
+        peakMeter = TruePeakMeter(channels: channels)
+    }
+
+    func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
+        try StageClock.shared.time(.analysis) { () throws(AudioError) in
+            try loudnessMeter?.add(block, frames: frames)
+            peakMeter.add(block, frames: frames)
+        }
+        return .more
+    }
+
+    /// (LUFS or nil when not measured, dBTP); -inf for silence.
+    func finish() -> (loudness: Double?, truePeak: Double) {
+        (loudnessMeter?.integratedLoudness(), peakMeter.finish())
+    }
+}

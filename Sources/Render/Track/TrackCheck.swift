@@ -1,0 +1,54 @@
+import AudioCore
+import AudioIO
+import Recipe
+import Timeline
+
+/// `render --check`: a recipe's timeline and assets, without rendering.
+extension TrackRenderer {
+    /// Checks a loaded recipe without rendering: its timeline, and every asset it names
+    /// (found inside the assets folder, and readable as sound by libsndfile).
+    /// Returns the asset files it uses, resolved.
+    @discardableResult
+    public static func check(recipe: Recipe, assets override: String?) throws(DiagnosticList) -> [String] {
+        var problems: [Diagnostic] = []
+        do { _ = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
+        var used: [String] = []
+        var folder: AssetFolder?
+        do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
+        for (key, path) in recipe.assetPaths {
+            guard let folder else {
+                problems.append(Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)",
+                                           at: recipe.location(of: key), kind: .noInput))
+                continue
+            }
+            do {
+                let resolved = try folder.resolve(path, key: key, in: recipe)
+                do {
+                    let reader = try SoundFileReader(path: resolved)
+                    try Self.checkHeader(of: reader, key: key, outputRate: recipe.output.sampleRate)
+                    used.append(resolved)
+                } catch {
+                    problems.append(Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
+                                               at: recipe.location(of: key), kind: error.kind))
+                }
+            } catch {
+                problems.append(error)
+            }
+        }
+        if !problems.isEmpty { throw DiagnosticList(problems) }
+        return used
+    }
+
+    /// What an asset's header already tells, so that `--check` finds it without decoding:
+    /// a rate libsamplerate cannot convert to the output's, a cue file over its 60 s, a bed
+    /// shorter than `PreparedBed.minimumSeconds`. The renderer checks the same while decoding.
+    static func checkHeader(of reader: SoundFileReader, key: String, outputRate: Int) throws(AudioError) {
+        try SampleRateConverter.checkRatio(inputRate: reader.sampleRate, outputRate: outputRate, name: reader.path)
+        if key == "bed.file" {
+            if let frames = reader.knownFrames { try PreparedBed.checkLength(frames: frames, rate: reader.sampleRate, path: reader.path) }
+        } else {
+            let limit = Int64(CueSounds.maximumFileSeconds) * Int64(outputRate)
+            try AudioDecoder.checkClaimedLength(of: reader, sampleRate: outputRate, maximumFrames: limit)
+        }
+    }
+}

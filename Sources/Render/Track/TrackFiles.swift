@@ -1,0 +1,72 @@
+import AudioCore
+import AudioIO
+import CadenceCues
+import Foundation
+import Preview
+import Recipe
+import Sidecars
+import Timeline
+
+/// What a track puts in and beside its audio: the tags and chapters inside the file,
+/// the cue sheet, the sidecars; and the step that puts them all in place together.
+struct TrackFiles {
+    let recipe: Recipe
+    let output: OutputPlan
+    /// The cue sheet before the audio exists: everything but the file's hash and measured loudness.
+    let draft: CueSheet
+
+    init(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan) {
+        self.recipe = recipe
+        self.output = output
+        draft = CueSheetBuilder.build(
+            recipe: recipe, timeline: timeline, sounds: sources.cueLengths, audioFile: PathName.name(of: output.audioPath),
+            sha256: "", loudness: nil, truePeak: nil)
+    }
+
+    /// Tags, chapter comments and markers: they depend on frames only, not on the audio's bytes.
+    var metadata: EmbeddedMetadata {
+        EmbeddedMetadata(
+            tags: [
+                // one plain line each: a NUL would cut a C-string tag, and Vorbis comments refuse it
+                ("TITLE", PlainText.line(recipe.title)), ("ALBUM", PlainText.line(recipe.category ?? "Cadence")),
+                ("COMMENT", PlainText.line("\(recipe.pattern.name), rendered by Cadence")),
+            ],
+            chapterComments: ChapterComments.comments(of: draft),
+            markers: draft.markers.map { WAVMarkers.Point(frame: $0.frame, label: $0.label) })
+    }
+
+    /// Writes the cue sheet and sidecars for the audio in `file`, and puts them all in place
+    /// as one step: the audio first (a catalog trusts an old entry while its audio is the
+    /// old one), so two renders of the same outputs never mix their files.
+    func commit(_ file: AtomicOutputFile, encoded: EncodePass.Encoded, limited: Bool) throws -> RenderedTrack {
+        let (loudness, peak) = (encoded.loudness, encoded.truePeak)
+        var sheet = draft
+        sheet.audio.sha256 = try file.sha256()
+        sheet.audio.loudnessLUFS = loudness.isFinite ? CueSheetBuilder.round2(loudness) : nil
+        sheet.audio.truePeakDBTP = peak.isFinite ? CueSheetBuilder.round2(peak) : nil
+        let cues = try AtomicOutputFile(path: output.cueSheetPath)
+        try cues.write(Array(sheet.jsonText().utf8))
+        var sidecars: [AtomicOutputFile] = []
+        for (kind, path) in output.sidecars {
+            let sidecar = try AtomicOutputFile(path: path)
+            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: encoded.peaks).utf8))
+            sidecars.append(sidecar)
+        }
+        try AtomicOutputFile.commitTogether([file, cues] + sidecars)
+        return RenderedTrack(
+            recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath,
+            sidecarPaths: output.sidecars.map(\.1), format: output.format, frames: sheet.audio.frames,
+            sampleRate: sheet.audio.sampleRate, loudness: loudness.isFinite ? loudness : nil,
+            truePeak: peak.isFinite ? peak : nil, sha256: sheet.audio.sha256, bytes: file.size(), limited: limited,
+            peaks: encoded.peaks, cueSheet: sheet)
+    }
+
+    /// A sidecar file's text.
+    static func sidecarText(_ kind: SidecarKind, sheet: CueSheet, peaks: [Float]) -> String {
+        switch kind {
+        case .vtt: WebVTT.text(of: sheet)
+        case .chapters: PodcastChapters.jsonText(of: sheet)
+        case .waveform: WaveformPicture.svg(peaks: peaks, sheet: sheet)
+        }
+    }
+}
