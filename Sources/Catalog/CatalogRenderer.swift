@@ -107,7 +107,10 @@ public final class CatalogRenderer: @unchecked Sendable {
         progress.start(total: todo.count, audioSeconds: todo.reduce(0) { $0 + Double($1.frames) / Double($1.recipe.output.sampleRate) })
 
         // -j N keeps N cores busy: each track renders on its one worker thread
-        let renderer = TrackRenderer(beds: BedCache(), threads: 1)
+        // a bed is prepared once, as far as the longest track that uses it
+        let beds = BedCache()
+        for track in todo { for path in track.assetVersions.keys { beds.reserve(path: path, frames: track.frames) } }
+        let renderer = TrackRenderer(beds: beds, threads: 1)
         next = 0
         results = Summary()
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { [self] _ in

@@ -35,8 +35,20 @@ public final class PreparedBed: @unchecked Sendable {
             kind: .data)
     }
 
-    /// Decodes the bed at `path`; `expected`: the version it must be (the one a catalog fingerprinted).
-    init(path: String, sampleRate: Int, channels: Int, expected: FileIdentity? = nil) throws(AudioError) {
+    /// Whether `frames` is the whole file, or only the part a track needed.
+    public let isWhole: Bool
+
+    /// Output frames decoded past what a track needs: the resampler's filter then sees real
+    /// samples on both sides of every frame kept, as in a conversion of the whole file.
+    static func leadFrames(rate: Int) -> Int64 { Int64(rate) }
+
+    /// Decodes the bed at `path`, as far as `needed` output frames (nil: all of it);
+    /// `expected`: the version it must be (the one a catalog fingerprinted).
+    ///
+    /// A bed longer than the longest track that uses it is decoded and resampled only as
+    /// far as that track (plus a second of lead), and one whose header gives no length is
+    /// never decoded past it: no scratch grows toward the 24-hour limit for a 5-minute track.
+    init(path: String, sampleRate: Int, channels: Int, needed: Int64? = nil, expected: FileIdentity? = nil) throws(AudioError) {
         let maximum = Int64(sampleRate) * Int64(Self.maximumSeconds)
         let source = try SoundFileReader(path: path)
         if let expected, source.identity != expected {
@@ -44,7 +56,11 @@ public final class PreparedBed: @unchecked Sendable {
         }
         try AudioDecoder.checkClaimedLength(of: source, sampleRate: sampleRate, maximumFrames: maximum)
         let sourceRate = source.sampleRate
-        let claimed = source.knownFrames
+        // source frames worth decoding: the output frames needed plus the lead, at the source rate
+        let wanted = needed.map { ($0 + Self.leadFrames(rate: sampleRate)) * Int64(sourceRate) / Int64(sampleRate) + 1 }
+        let bounded = wanted.map { wanted in source.knownFrames.map { $0 > wanted } ?? true } ?? false
+        let claimed = bounded ? wanted : source.knownFrames
+        let input: Range<Int64>? = bounded ? 0..<wanted! : nil
         // every piece must decode this version of the file: one overwritten between pieces is refused
         let identity = source.identity
         source.close()
@@ -59,17 +75,20 @@ public final class PreparedBed: @unchecked Sendable {
         }
         if frames == nil {
             frames = try AudioDecoder.decode(
-                path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum, identity: identity
+                path: path, sampleRate: sampleRate, channels: channels, maximumFrames: maximum, input: input, identity: identity
             ) {
                 (p, n) throws(AudioError) in try store.append(p, frames: n)
             }
         }
         // the loop period is the bed's length: it must not be 0 (decode throws first; this is the guard)
-        guard let frames, frames > 0 else {
+        guard var frames, frames > 0 else {
             throw AudioError(file: path, operation: "decode", reason: "no audio could be decoded", kind: .data)
         }
-        try Self.checkLength(frames: frames, rate: sampleRate, path: path)
+        // a bounded decode that reached its bound keeps the frames needed; one that ended first is the whole file
+        let whole = !(bounded && frames > needed!)
+        if whole { try Self.checkLength(frames: frames, rate: sampleRate, path: path) } else { frames = needed! }
         self.frames = frames
+        self.isWhole = whole
         self.store = store
         self.channels = channels
         StageClock.shared.countBed()
@@ -153,6 +172,9 @@ public final class PreparedBed: @unchecked Sendable {
 }
 
 /// Prepared beds by file, rate and channel count; a file changed on disk is prepared again.
+///
+/// A bed is prepared as far as the longest track that asks for it needs (`reserve`, from a
+/// catalog's plan, says that length up front); a later, longer track prepares it again.
 public final class BedCache: @unchecked Sendable {
     private struct Key: Hashable {
         let path: String
@@ -161,18 +183,30 @@ public final class BedCache: @unchecked Sendable {
         let channels: Int
     }
     private var beds: [Key: PreparedBed] = [:]
+    private var reserved: [String: Int64] = [:]
     private var inFlight: Set<Key> = []
     private let condition = NSCondition()
 
     public init() {}
 
-    /// The prepared bed for `path` at the given format, decoding it on first use.
+    /// Notes that a track of `frames` frames will use the bed at `path`, so that the first
+    /// preparation goes as far as the longest of them.
+    public func reserve(path: String, frames: Int64) {
+        condition.lock()
+        reserved[path] = max(reserved[path] ?? 0, frames)
+        condition.unlock()
+    }
+
+    /// The prepared bed for `path` at the given format, covering at least `needed` frames
+    /// (or the whole file), decoding it on first use.
     ///
     /// Each bed is decoded once however many tracks ask for it at the same time:
     /// the first caller decodes while the others wait for its result; beds of
     /// other files decode in parallel.
     /// `expected`: the version of the file the bed must be decoded from (a catalog's fingerprint).
-    public func bed(path: String, sampleRate: Int, channels: Int, expected: FileIdentity? = nil) throws(AudioError) -> PreparedBed {
+    public func bed(
+        path: String, sampleRate: Int, channels: Int, needed: Int64? = nil, expected: FileIdentity? = nil
+    ) throws(AudioError) -> PreparedBed {
         // a bed is shared only between renders of the same version of its file
         let identity = FileIdentity.of(path: path)
         if let expected, let identity, identity != expected {
@@ -181,14 +215,18 @@ public final class BedCache: @unchecked Sendable {
         let key = Key(path: path, identity: identity, sampleRate: sampleRate, channels: channels)
         condition.lock()
         while inFlight.contains(key) { condition.wait() }
-        if let bed = beds[key] {
+        if let bed = beds[key], bed.isWhole || needed.map({ bed.frames >= $0 }) ?? false {
             condition.unlock()
             return bed
         }
         inFlight.insert(key)
+        let length = needed.map { max($0, reserved[path] ?? 0) }
         condition.unlock()
         let result: Result<PreparedBed, AudioError>
-        do { result = .success(try PreparedBed(path: path, sampleRate: sampleRate, channels: channels, expected: identity)) } catch { result = .failure(error) }
+        do {
+            result = .success(
+                try PreparedBed(path: path, sampleRate: sampleRate, channels: channels, needed: length, expected: identity))
+        } catch { result = .failure(error) }
         condition.lock()
         inFlight.remove(key)
         if case .success(let bed) = result { beds[key] = bed }

@@ -51,7 +51,8 @@ struct TrackSources {
                     }
                     let resolved = try assets.resolve(path, key: "bed.file", in: recipe)
                     do {
-                        let prepared = try beds.bed(path: resolved, sampleRate: rate, channels: channels, expected: expected[resolved])
+                        let prepared = try beds.bed(
+                            path: resolved, sampleRate: rate, channels: channels, needed: timeline.totalFrames, expected: expected[resolved])
                         let crossfade = min(bed.crossfade.frame(at: rate), prepared.frames / 2)
                         kind = { .file(prepared, crossfade: crossfade) }
                     } catch {
