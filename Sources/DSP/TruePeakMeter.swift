@@ -37,6 +37,33 @@ public final class TruePeakMeter {
         }
     }
 
+    /// Measures like `add(_:frames:)` (the peak comes out the same), and returns a bound on
+    /// these frames' own true peak: exact where a chunk was interpolated, the filter's
+    /// worst-case overshoot × its samples where not. Every chunk that could reach
+    /// `fraction` of the peak so far is interpolated, so a bound that is not exact is at
+    /// most that fraction of the track's peak: what the limiter correction needs to know
+    /// which stretches a gain would make it touch.
+    public func addBounded(_ samples: UnsafeBufferPointer<Float>, frames: Int, fraction: Float) -> Float {
+        guard let base = samples.baseAddress else { return 0 }
+        var bound: Float = 0
+        var done = 0
+        while done < frames {
+            let n = min(TruePeakInterpolator.chunkFrames, frames - done)
+            let chunk = base + done * channels
+            let reach = max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels)) * TruePeakInterpolator.worstCaseOvershoot
+            if reach <= peak * fraction {
+                interpolator.skip(chunk, frames: n)
+                bound = max(bound, reach)
+            } else {
+                let detected = interpolator.detect(chunk, frames: n)
+                peak = max(peak, detected)
+                bound = max(bound, detected)
+            }
+            done += n
+        }
+        return bound
+    }
+
     /// Takes `frames` frames into the interpolator's history without measuring them: the
     /// lead-in of a meter that starts part-way through a stream.
     public func prime(_ samples: UnsafeBufferPointer<Float>, frames: Int) {

@@ -61,11 +61,10 @@ struct LimitedLoudness {
         return (loudness, frames)
     }
 
-    /// The stretches whose hops' sample peaks, × gain × the interpolator's worst overshoot,
-    /// could pass the limiter's threshold (the limiter's own fast-path bound).
+    /// The stretches whose hops' true peaks (pass 1's bounds) × gain could pass the
+    /// limiter's threshold.
     func regions(gain: Float) -> [Region] {
-        let threshold = Float(Gain.linear(dB: ceiling - TruePeakLimiter.safetyMarginDB))
-            / (gain * TruePeakInterpolator.worstCaseOvershoot * 1.0001)
+        let threshold = Float(Gain.linear(dB: ceiling - TruePeakLimiter.safetyMarginDB)) / (gain * 1.0001)
         var regions: [Region] = []
         for (h, peak) in measured.hopPeaks.enumerated() where peak > threshold {
             let hop = Int64(h)

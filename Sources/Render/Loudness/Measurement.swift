@@ -4,8 +4,8 @@ import DSP
 import Dispatch
 
 /// Pass 1: the mix's integrated loudness and true peak, and what the limiter correction
-/// needs later without another pass: the energy of every 400 ms gating block and the
-/// sample peak of every 100 ms hop.
+/// needs later without another pass: the energy of every 400 ms gating block and a
+/// bound on the true peak of every 100 ms hop.
 ///
 /// The track is cut at a frame F on libebur128's 100 ms grid and measured on two
 /// threads when the mix can start part-way. The first renders [0, F + lead) and meters
@@ -23,7 +23,8 @@ struct Measurement {
     let hop: Int64
     /// The energy of the gating block that ends at hop `e` (hops e−4 ..< e), 0 for e < 4.
     var blockEnergies: [Double]
-    /// The largest sample magnitude of each hop (the last may be partial).
+    /// A bound on the true peak of each hop (the last may be partial), linear: exact for
+    /// every hop within 12 dB of the track's peak (`SpanMeter.exactAbove`).
     var hopPeaks: [Float]
 
     /// Measures `sources`' mix, on two threads when `threads` > 1.
@@ -80,8 +81,6 @@ struct Measurement {
         var loudness: Range<Int64>
         /// Frames whose true peak this span detects (the rest of [start, end) only primes the filter).
         var peaks: Range<Int64>
-        /// Frames whose hop peaks this span records (the spans' ranges tile the track).
-        var hopPeaks: Range<Int64>
         /// The span reaches the end of the track: flush the peak filter.
         var isLast: Bool
 
@@ -90,16 +89,14 @@ struct Measurement {
 
         /// Two spans when the mix is a minute or more and can start part-way, else one.
         static func cut(total: Int64, hop: Int64, sampleRate: Int, canSplit: Bool) -> [Span] {
-            let whole = Span(start: 0, end: total, loudness: 0..<total, peaks: 0..<total, hopPeaks: 0..<total, isLast: true)
+            let whole = Span(start: 0, end: total, loudness: 0..<total, peaks: 0..<total, isLast: true)
             let lead = lead(sampleRate: sampleRate)
             let cut = (total / 2) / hop * hop
             guard canSplit, cut - 3 * hop - lead > 0, cut + lead < total, total >= 60 * Int64(sampleRate) else { return [whole] }
             let delay = Int64(2 * TruePeakInterpolator.delay)
             return [
-                Span(start: 0, end: cut + lead, loudness: 0..<cut, peaks: 0..<(cut + delay), hopPeaks: 0..<cut, isLast: false),
-                Span(
-                    start: cut - lead, end: total, loudness: (cut - 3 * hop)..<total, peaks: cut..<total,
-                    hopPeaks: cut..<total, isLast: true),
+                Span(start: 0, end: cut + lead, loudness: 0..<cut, peaks: 0..<(cut + delay), isLast: false),
+                Span(start: cut - lead, end: total, loudness: (cut - 3 * hop)..<total, peaks: cut..<total, isLast: true),
             ]
         }
     }
@@ -116,7 +113,7 @@ final class SpanMeter: Sink {
     private var position: Int64
     /// (end hop, energy) of every full gating block inside `span.loudness`.
     private(set) var energies: [(Int, Double)] = []
-    /// (hop, sample peak) of the hops inside `span.hopPeaks`.
+    /// (hop, true-peak bound) of the hops this span detects.
     private(set) var hopPeaks: [(Int, Float)] = []
 
     init(_ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int) throws(AudioError) {
@@ -127,20 +124,20 @@ final class SpanMeter: Sink {
         meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
         peakMeter = TruePeakMeter(channels: channels)
         energies.reserveCapacity(Int(Int64(span.loudness.count) / hop) + 1)
-        hopPeaks.reserveCapacity(Int(Int64(span.hopPeaks.count) / hop) + 2)
+        hopPeaks.reserveCapacity(Int(Int64(span.peaks.count) / hop) + 2)
     }
 
     func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
         try StageClock.shared.time(.analysis) { () throws(AudioError) in
-            let range = position..<(position + Int64(frames))
             func part(_ r: Range<Int64>) -> UnsafeBufferPointer<Float> {
                 let a = Int(r.lowerBound - position) * channels, b = Int(r.upperBound - position) * channels
                 return UnsafeBufferPointer(rebasing: block[a..<b])
             }
-            // loudness and hop peaks in pieces that end on the hop grid
-            var at = range.lowerBound
-            while at < range.upperBound {
-                let piece = at..<min(range.upperBound, (at / hop + 1) * hop)
+            // in pieces that end on the hop grid: a gating block after each hop, a peak bound per hop
+            var at = position
+            let end = position + Int64(frames)
+            while at < end {
+                let piece = at..<min(end, (at / hop + 1) * hop)
                 let loud = piece.clamped(to: span.loudness)
                 if !loud.isEmpty {
                     try meter.add(part(loud), frames: loud.count)
@@ -148,22 +145,25 @@ final class SpanMeter: Sink {
                         energies.append((Int(loud.upperBound / hop), meter.momentaryEnergy()))
                     }
                 }
-                let own = piece.clamped(to: span.hopPeaks)
-                if !own.isEmpty, let base = part(own).baseAddress {
-                    let h = Int(own.lowerBound / hop)
-                    let p = PeakScan.peak(base, count: own.count * channels)
-                    if let last = hopPeaks.last, last.0 == h { hopPeaks[hopPeaks.count - 1].1 = max(last.1, p) } else { hopPeaks.append((h, p)) }
+                let lead = piece.clamped(to: span.start..<span.peaks.lowerBound)
+                if !lead.isEmpty { peakMeter.prime(part(lead), frames: lead.count) }
+                let detect = piece.clamped(to: span.peaks)
+                if !detect.isEmpty {
+                    let bound = peakMeter.addBounded(part(detect), frames: detect.count, fraction: Self.exactAbove)
+                    let h = Int(detect.lowerBound / hop)
+                    if let last = hopPeaks.last, last.0 == h { hopPeaks[hopPeaks.count - 1].1 = max(last.1, bound) } else { hopPeaks.append((h, bound)) }
                 }
                 at = piece.upperBound
             }
-            let lead = range.clamped(to: span.start..<span.peaks.lowerBound)
-            if !lead.isEmpty { peakMeter.prime(part(lead), frames: lead.count) }
-            let detect = range.clamped(to: span.peaks)
-            if !detect.isEmpty { peakMeter.add(part(detect), frames: detect.count) }
         }
         position += Int64(frames)
         return .more
     }
+
+    /// Hops whose true peak could be within 12 dB of the loudest so far are interpolated,
+    /// so their bound is exact: the limiter correction renders again only where a gain
+    /// that pushes the loudest peak up to 12 dB over the ceiling makes the limiter work.
+    static let exactAbove: Float = 0.25
 
     /// The span's linear true peak (the last span flushes the filter's final instants).
     func finishPeak() -> Float {
