@@ -92,7 +92,7 @@ let package = Package(
         /// Temporary folders, tool lookup and the repository root, shared by the end-to-end test targets.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore"], exclude: ["BadInput"]),
+        .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),

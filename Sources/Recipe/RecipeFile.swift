@@ -19,7 +19,7 @@ extension RecipeLoader {
     ///
     /// A file over the limit is reported by its size without being read whole,
     /// so a 5 GB file, a FIFO or `/dev/zero` costs no more memory or time than
-    /// a 1 MiB recipe. Missing, unreadable or folder: no input (66); too large: bad data (65).
+    /// a 1 MiB recipe. Missing, unreadable or folder: `noInput`; too large: `data`.
     public static func read(path: String) throws(DiagnosticList) -> [UInt8] {
         // O_NONBLOCK only for the open: a FIFO without a writer must not hang it. Reads block
         // again, so a pipe (`render <(…)`) is read to its end.
