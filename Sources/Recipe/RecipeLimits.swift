@@ -4,8 +4,8 @@ import AudioCore
 ///
 /// One table: each constant names where it is enforced, and every one is
 /// reported as an error at the key (or the place in the text) that breaks it,
-/// never by a crash, a hang or a silent cut. The older names
-/// (`RecipeLoader.maxBytes`, `Units.maxDuration`, `YAMLLimits`, …) read from here.
+/// never by a crash, a hang or a silent cut. The code that checks a limit reads it from
+/// here, under this name (no copies under other names).
 public enum RecipeLimits {
     // MARK: - Text
 

@@ -6,8 +6,6 @@ import Render
 
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
-    public static let version = CadenceVersion.string
-
     static let usage = """
         usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--sidecars LIST] [--assets DIR] [--quiet]
                render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
@@ -79,7 +77,7 @@ public enum RenderCommand {
             print(help)
             return nil
         case .version:
-            print("render (Cadence) \(version)")
+            print("render (Cadence) \(CadenceVersion.string)")
             return nil
         case .render(let recipe):
             return render(recipe: recipe, options: options)
