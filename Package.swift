@@ -45,7 +45,7 @@ let package = Package(
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
         .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CCrypto", "CPosix"]),
         /// Sources (bed, synth bed, cues), the block renderer, two-pass loudness, cue sheet output.
-        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CadenceCues", "Sidecars", "Preview"]),
+        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars", "Preview"]),
 
         // MARK: - Catalogs
 
@@ -64,7 +64,7 @@ let package = Package(
         // MARK: - Command line
 
         /// Argument parsing, usage, exit codes, the diagnostic printer.
-        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Render", "AudioIO", "Catalog"]),
+        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Render", "AudioIO", "Catalog", "Sidecars"]),
         /// The `render` executable: a few lines calling RenderCommand.
         .executableTarget(name: "render", dependencies: ["RenderCommand"]),
 
@@ -92,7 +92,7 @@ let package = Package(
         /// Temporary folders, tool lookup and the repository root, shared by the end-to-end test targets.
         .target(name: "TestKit", path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore"], exclude: ["BadInput"]),
+        .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
@@ -103,5 +103,7 @@ let package = Package(
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "CadenceCues", "AudioIO", "AudioCore"]),
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(name: "CatalogTests", dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
+        /// Package.swift against the code: every file's imports are declared dependencies of its target.
+        .testTarget(name: "PackageTests", dependencies: ["TestKit"]),
     ]
 )

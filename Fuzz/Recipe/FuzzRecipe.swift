@@ -103,7 +103,7 @@ enum RecipeFuzz {
     // MARK: - Recipe
 
     static func checkLength(_ value: ExactSeconds, _ what: String, positive: Bool) {
-        fuzzCheck(value >= .zero && value <= Units.maxDuration, "\(what) \(value) outside 0…24 h")
+        fuzzCheck(value >= .zero && value <= RecipeLimits.maxDuration, "\(what) \(value) outside 0…24 h")
         if positive { fuzzCheck(value > .zero, "\(what) is 0") }
     }
 
@@ -152,7 +152,7 @@ enum RecipeFuzz {
                     tone.frequency > 0 && tone.frequency < Double(output.sampleRate) / 2,
                     "cues.\(name): \(tone.frequency) Hz at \(output.sampleRate) Hz")
                 checkLength(tone.length, "cues.\(name).length", positive: true)
-                fuzzCheck(tone.length <= CuePresets.maxLength, "cues.\(name).length \(tone.length)")
+                fuzzCheck(tone.length <= RecipeLimits.maxCueLength, "cues.\(name).length \(tone.length)")
                 checkGain(tone.gainDB, "cues.\(name).gain")
                 fuzzCheck(
                     tone.harmonics.count <= 16 && tone.harmonics.allSatisfy { (0...1).contains($0) },
@@ -181,7 +181,7 @@ enum RecipeFuzz {
     static func checkTimeline(_ timeline: Timeline, _ recipe: Recipe) {
         let rate = timeline.sampleRate
         fuzzCheck(rate == recipe.output.sampleRate, "timeline rate \(rate)")
-        fuzzCheck(timeline.duration > .zero && timeline.duration <= Units.maxDuration, "duration \(timeline.duration)")
+        fuzzCheck(timeline.duration > .zero && timeline.duration <= RecipeLimits.maxDuration, "duration \(timeline.duration)")
         fuzzCheck(timeline.totalFrames == timeline.duration.frame(at: rate), "total frames \(timeline.totalFrames)")
         fuzzCheck(timeline.totalFrames > 0, "no frames")
         switch recipe.length {

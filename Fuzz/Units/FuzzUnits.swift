@@ -9,7 +9,7 @@ import Recipe
 ///
 /// `Units.duration`, `gain`, `frequency`, `loudness` and `truePeak` must return a value or a
 /// reason for any text; never crash. Checked:
-/// - a duration is exact, in 0…24 h (`Units.maxDuration`), and reads back from its own
+/// - a duration is exact, in 0…24 h (`RecipeLimits.maxDuration`), and reads back from its own
 ///   decimal text, bare and with `s`; a gain, loudness or peak is finite, in its range and never
 ///   -0; a frequency is finite and above 0; each reads back from its shortest text, with its unit;
 /// - results do not depend on spaces and tabs around the text, nor on the ASCII case;
@@ -39,7 +39,7 @@ enum UnitsFuzz {
         fuzzCheck(Units.duration(padded) == duration, "duration: spaces around \(text.debugDescription) change the result")
         fuzzCheck(value(Units.duration(upper)) == value(duration), "duration: case changes the value of \(text.debugDescription)")
         if case .success(let seconds) = duration {
-            fuzzCheck(seconds >= .zero && seconds <= Units.maxDuration, "duration \(seconds) of \(text.debugDescription)")
+            fuzzCheck(seconds >= .zero && seconds <= RecipeLimits.maxDuration, "duration \(seconds) of \(text.debugDescription)")
             for form in [seconds.description, seconds.description + "s", seconds.description + " s"] {
                 fuzzCheck(value(Units.duration(form)) == seconds, "duration \(seconds) does not read back from \(form.debugDescription)")
             }

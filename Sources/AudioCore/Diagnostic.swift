@@ -11,22 +11,25 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line):\(column)" }
 }
 
-/// What kind of failure a diagnostic reports; decides the exit status (sysexits).
-public enum FailureKind: Int32, Sendable, Comparable {
-    /// EX_USAGE: the command line is wrong.
-    case usage = 64
-    /// EX_DATAERR: the recipe or an asset's content is wrong.
-    case data = 65
-    /// EX_NOINPUT: a recipe or asset file is missing or unreadable.
-    case noInput = 66
-    /// EX_SOFTWARE: a bug or a library failing in a way input cannot explain.
-    case software = 70
-    /// EX_CANTCREAT: an output file cannot be created or written.
-    case cannotCreate = 73
-    /// EX_IOERR: reading or writing failed midway.
-    case ioError = 74
-
-    public static func < (a: FailureKind, b: FailureKind) -> Bool { a.rawValue < b.rawValue }
+/// What kind of failure a diagnostic reports. The command line chooses the exit status from
+/// it (`ExitStatus` in RenderCommand); this layer knows no exit numbers.
+///
+/// The cases are declared in rising precedence (`Comparable` follows that order): when a
+/// run fails in several ways, `DiagnosticList.kind` reports `noInput` if any, else the
+/// highest of them.
+public enum FailureKind: Sendable, Comparable, CaseIterable {
+    /// The command line is wrong.
+    case usage
+    /// The recipe or an asset's content is wrong.
+    case data
+    /// A recipe or asset file is missing or unreadable.
+    case noInput
+    /// A bug, or a library failing in a way input cannot explain.
+    case software
+    /// An output file cannot be created or written.
+    case cannotCreate
+    /// Reading or writing failed midway.
+    case ioError
 }
 
 /// One problem found in an input, printed gcc-style: `file:line:col: error: message`.
@@ -62,7 +65,8 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 public struct DiagnosticList: Error, Sendable, CustomStringConvertible {
     public var diagnostics: [Diagnostic]
     public init(_ diagnostics: [Diagnostic]) { self.diagnostics = diagnostics }
-    /// The exit status: the most specific failure (no input beats bad data).
+    /// The failure they report: the most specific one (no input beats the rest, then the
+    /// highest in `FailureKind`'s order); `data` for an empty list.
     public var kind: FailureKind {
         if diagnostics.contains(where: { $0.kind == .noInput }) { return .noInput }
         return diagnostics.map(\.kind).max() ?? .data

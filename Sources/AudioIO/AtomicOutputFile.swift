@@ -297,7 +297,7 @@ public final class AtomicOutputFile {
     static func meansNoRoom(_ code: Int32) -> Bool { [ENOSPC, EDQUOT, EFBIG, EROFS].contains(code) }
 
     /// A failed write or fsync: a full disk, a quota or a size limit mean the output cannot
-    /// be created there (73); anything else is an I/O error (74).
+    /// be created there (`cannotCreate`); anything else is an I/O error (`ioError`).
     static func writeError(path: String, operation: String, _ code: Int32) -> AudioError {
         let kind: FailureKind = meansNoRoom(code) ? .cannotCreate : .ioError
         return AudioError(file: path, operation: operation, reason: describe(code), kind: kind)

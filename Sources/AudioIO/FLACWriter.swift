@@ -115,7 +115,7 @@ public final class FLACWriter {
     }
 
     /// A failed encode: libFLAC only says its write callback failed, so a full disk or a
-    /// quota (left in `errno` by the stdio write under it) is named as such, exit 73.
+    /// quota (left in `errno` by the stdio write under it) is named as such (`cannotCreate`).
     private func failure(_ operation: String, _ encoder: UnsafeMutablePointer<FLAC__StreamEncoder>, _ code: Int32) -> AudioError {
         if AtomicOutputFile.meansNoRoom(code) { return AtomicOutputFile.writeError(path: path, operation: operation, code) }
         return AudioError(file: path, operation: operation, reason: stateText(encoder), kind: .ioError)

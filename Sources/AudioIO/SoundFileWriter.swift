@@ -129,8 +129,8 @@ public final class SoundFileWriter {
         return handle
     }
 
-    /// A short write: a full disk or a quota (libsndfile leaves write(2)'s `errno`) is exit 73
-    /// with words that say so; anything else is libsndfile's own message, exit 74.
+    /// A short write: a full disk or a quota (libsndfile leaves write(2)'s `errno`) is `cannotCreate`
+    /// with words that say so; anything else is libsndfile's own message, `ioError`.
     private func check(_ written: sf_count_t, _ frames: Int, _ operation: String) throws(AudioError) {
         guard written == frames else {
             if AtomicOutputFile.meansNoRoom(errno) { throw AtomicOutputFile.writeError(path: path, operation: operation, errno) }

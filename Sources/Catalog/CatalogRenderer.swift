@@ -174,7 +174,7 @@ public final class CatalogRenderer: @unchecked Sendable {
 
     private func path(_ name: String) -> String { (output as NSString).appendingPathComponent(name) }
 
-    /// Creates the bundle folder and the folders above it, with an error that names the one that failed (73).
+    /// Creates the bundle folder and the folders above it, with an error that names the one that failed (`cannotCreate`).
     static func makeFolder(_ folder: String) throws(AudioError) {
         var info = stat()
         if stat(folder, &info) == 0 {

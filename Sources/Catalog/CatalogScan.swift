@@ -8,10 +8,10 @@ import Foundation
 /// - in a folder, searched recursively, a recipe is an entry whose name ends in `.yml` or `.yaml`, in any case;
 /// - names that start with `.` are skipped, files and folders alike;
 /// - a symbolic link is followed when its target resolves inside the folder given; a link that
-///   leads out is an error (65), a broken one an error (66) whatever its name, since the scan
+///   leads out is an error (`data`), a broken one an error (`noInput`) whatever its name, since the scan
 ///   cannot tell what it held;
-/// - a recipe name on a FIFO, socket or device is an error (65): nothing waits on it;
-/// - a folder that cannot be opened is an error (66), one whose listing fails midway (74);
+/// - a recipe name on a FIFO, socket or device is an error (`data`): nothing waits on it;
+/// - a folder that cannot be opened is an error (`noInput`), one whose listing fails midway (`ioError`);
 /// - each folder is listed once (by device and inode), so link cycles end, and a file reached
 ///   twice is one recipe (by resolved path; the name without links wins).
 ///

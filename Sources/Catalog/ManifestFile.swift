@@ -20,8 +20,8 @@ struct ManifestDocument {
     /// Reads and validates `folder`'s `catalog.json`; nil when there is none.
     ///
     /// Only a regular file is read: a symbolic link, a FIFO, a device or a folder under that name is
-    /// refused without reading (66), and so is a file that cannot be opened. A file over
-    /// `Manifest.Limits.maxBytes` is refused by its size (65), and at most one byte more than the
+    /// refused without reading (`noInput`), and so is a file that cannot be opened. A file over
+    /// `Manifest.Limits.maxBytes` is refused by its size (`data`), and at most one byte more than the
     /// limit is ever read, should it grow meanwhile. The bytes then go to `Manifest.decode`.
     static func read(folder: String) throws(DiagnosticList) -> ManifestDocument? {
         let path = (folder as NSString).appendingPathComponent(Manifest.fileName)

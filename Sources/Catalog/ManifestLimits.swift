@@ -24,8 +24,9 @@ extension Manifest {
         /// The longest track, in seconds: 24 h, as for a recipe (`RecipeLimits.maxDuration`).
         /// `frames` must lie in 1…`maxSeconds` × `sample_rate`, and `duration` be `frames / sample_rate`.
         public static let maxSeconds: Int64 = RecipeLimits.maxDuration.nanoseconds / 1_000_000_000
-        /// The largest audio file (`bytes`): 2 TiB, above the 1.06 TB a 24 h, 384 kHz, 8-channel,
-        /// 32-bit float WAV takes (`RecipeLimits.maxSampleBytes`). `merge` also checks it is the file's size.
+        /// The largest audio file (`bytes`): 2 TiB, above the largest track a recipe allows: 24 h at
+        /// 384 kHz, 8 channels, 32-bit float WAV, 86,400 × 384,000 × 8 × 4 bytes ≈ 1.06 TB (`RecipeLimits`
+        /// `maxDuration`, `sampleRates`, `channelCounts`). `merge` also checks it is the file's size.
         public static let maxTrackBytes: Int64 = 1 << 41
         /// The largest cue sheet a bundle may hold: 64 MiB (a 24 h track of 100,000 phases takes about 30 MB).
         /// `merge` reads each cue sheet to check it describes its track, and refuses a larger one unread.

@@ -13,10 +13,10 @@ import Foundation
 public enum Merge {
     /// Merges `inputs` (shard output folders) into `output`; returns the number of tracks.
     ///
-    /// Refused, with nothing written: a `DiagnosticList` whose `kind` is the exit status (66 when a
-    /// folder, a manifest, a listed file or a shard is missing or unreadable; 64 when a folder is given
-    /// twice; 65 for anything wrong in what was read). Failing while writing: an `AudioError` or
-    /// `ManifestError` (73: the output cannot be created).
+    /// Refused, with nothing written: a `DiagnosticList` whose `kind` is `noInput` when a folder,
+    /// a manifest, a listed file or a shard is missing or unreadable, `usage` when a folder is given
+    /// twice, `data` for anything wrong in what was read. Failing while writing: an `AudioError` or
+    /// a `ManifestError` (the output cannot be created).
     public static func run(inputs: [String], output: String) throws -> Int {
         var problems: [Diagnostic] = []
         var joined = JoinedShards()
@@ -54,7 +54,7 @@ public enum Merge {
     }
 
     /// The folders given, each once, in order. A missing one or one that is not a folder is reported
-    /// (66); one given again under another name (`d1` and `d1/`, or a link to it) is reported (64) and read once.
+    /// (`noInput`); one given again under another name (`d1` and `d1/`, or a link to it) is reported (`usage`) and read once.
     private static func distinctFolders(_ inputs: [String], problems: inout [Diagnostic]) -> [String] {
         var seen: [String: String] = [:]
         var folders: [String] = []

@@ -40,7 +40,7 @@ enum ShardFiles {
     }
 
     /// The size of `name` in `folder` if it is a regular file there; else a problem at `key`
-    /// (missing: 66; a link, FIFO, device or folder: 65).
+    /// (missing: `noInput`; a link, FIFO, device or folder: `data`).
     private static func regularFile(_ name: String, at key: String, in folder: String, _ problems: inout [ManifestProblem]) -> Int64? {
         let path = Merge.path(folder, name)
         var info = stat()
@@ -183,7 +183,7 @@ struct JoinedShards {
         return problems
     }
 
-    /// Once every folder is joined: the shards missing from 1…count (66), and the catalog's tracks
+    /// Once every folder is joined: the shards missing from 1…count (`noInput`), and the catalog's tracks
     /// that no folder holds. Nothing is said when a folder could not be used or the shards disagree,
     /// since what is missing cannot then be told.
     func completeness() -> [Diagnostic] {

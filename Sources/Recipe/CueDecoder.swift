@@ -81,7 +81,7 @@ extension DecodeContext {
     private mutating func tone(_ toneNode: NodeID, fields: Fields, path: String, sampleRate: Int) -> Tone? {
         let frequency = self.frequency(toneNode, path: path + ".tone", sampleRate: sampleRate)
         let length =
-            fields["length"].map { duration($0, path: path + ".length", positive: true, max: CuePresets.maxLength) }
+            fields["length"].map { duration($0, path: path + ".length", positive: true, max: RecipeLimits.maxCueLength) }
             ?? CuePresets.toneDefaultLength
         let gain = fields["gain"].map { self.gain($0, path: path + ".gain") } ?? CuePresets.toneDefaultGainDB
         let envelope =
@@ -96,7 +96,7 @@ extension DecodeContext {
     /// `harmonics`: a list of up to 16 amplitudes in 0…1, or a count N (0…16) of 1/k overtones.
     private mutating func harmonics(_ node: NodeID, path: String) -> [Double]? {
         remember(path, node)
-        let limit = CuePresets.maxHarmonics
+        let limit = RecipeLimits.maxHarmonics
         let what = "a list of up to \(limit) amplitudes from 0 to 1 (like [0.5, 0.25]) or a number of overtones from 0 to \(limit)"
         if text(node) != nil {
             return integer(node, path: path, range: 0...limit, what: what).map(CuePresets.harmonicSeries)

@@ -25,11 +25,6 @@ public enum CuePresets {
     /// Default `envelope` of a tone cue: bell.
     public static let toneDefaultEnvelope = Envelope.bell
 
-    /// The longest cue tone (`RecipeLimits.maxCueLength`).
-    public static let maxLength = RecipeLimits.maxCueLength
-    /// The most overtones `harmonics` may give (`RecipeLimits.maxHarmonics`).
-    public static let maxHarmonics = RecipeLimits.maxHarmonics
-
     /// The preset called `name`, or nil.
     public static func named(_ name: String) -> Tone? {
         switch name {

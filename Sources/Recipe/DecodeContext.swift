@@ -18,9 +18,6 @@ struct Fields {
 /// expected and what was found) and returns nil, so decoding goes on and an
 /// author sees every problem at once.
 struct DecodeContext {
-    /// After this many diagnostics the rest are dropped (a hostile file could produce millions).
-    static let maxDiagnostics = RecipeLimits.maxDiagnostics
-
     let file: String
     let document: YAMLDocument
     private(set) var diagnostics: [Diagnostic] = []
@@ -48,8 +45,8 @@ struct DecodeContext {
         // Key paths repeat keys as written (`cues.<key>`, `pattern.phases.0.<key>`): escape what they may carry.
         let diagnostic = Diagnostic(DiagnosticText.printable(message), at: location)
         guard seen.insert(diagnostic).inserted else { return }
-        if diagnostics.count == Self.maxDiagnostics {
-            diagnostics.append(Diagnostic("too many problems; stopped after \(Self.maxDiagnostics)", at: location))
+        if diagnostics.count == RecipeLimits.maxDiagnostics {
+            diagnostics.append(Diagnostic("too many problems; stopped after \(RecipeLimits.maxDiagnostics)", at: location))
             isFull = true
             return
         }

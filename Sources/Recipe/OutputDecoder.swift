@@ -2,11 +2,6 @@
 extension DecodeContext {
     /// The keys an `output` mapping may hold.
     static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak", "sidecars"]
-    static var sidecarNames: [String] { OutputSettings.sidecarNames }
-    /// Accepted `sample_rate` values, in Hz (`RecipeLimits.sampleRates`).
-    static let sampleRates = RecipeLimits.sampleRates
-    /// Accepted `channels` values (`RecipeLimits.channelCounts`).
-    static let channelCounts = RecipeLimits.channelCounts
 
     /// Reads `output`; keys that are wrong are reported and keep their defaults, so that
     /// later checks (the Nyquist frequency) still have a sample rate to use.
@@ -21,12 +16,12 @@ extension DecodeContext {
             return output
         }
         if let rate = fields["sample_rate"].flatMap({
-            integer($0, path: "output.sample_rate", range: Self.sampleRates, what: "a sample rate from 8000 to 384000 Hz like 48000")
+            integer($0, path: "output.sample_rate", range: RecipeLimits.sampleRates, what: "a sample rate from 8000 to 384000 Hz like 48000")
         }) {
             output.sampleRate = rate
         }
         if let channels = fields["channels"].flatMap({
-            integer($0, path: "output.channels", range: Self.channelCounts, what: "a channel count from 1 to 8")
+            integer($0, path: "output.channels", range: RecipeLimits.channelCounts, what: "a channel count from 1 to 8")
         }) {
             output.channels = channels
         }
@@ -64,7 +59,7 @@ extension DecodeContext {
     /// `[vtt, chapters]` or `vtt, chapters`: sorted, without repeats.
     private mutating func sidecars(_ node: NodeID) -> [String]? {
         remember("output.sidecars", node)
-        let what = "a list of sidecar files from \(DiagnosticText.list(Self.sidecarNames)), like [vtt, chapters]"
+        let what = "a list of sidecar files from \(DiagnosticText.list(OutputSettings.sidecarNames)), like [vtt, chapters]"
         var words: [(String, NodeID)] = []
         switch document[node].content {
         case .sequence(let items):
@@ -83,10 +78,10 @@ extension DecodeContext {
         }
         var names = Set<String>()
         for (word, at) in words {
-            guard let name = choice(at, path: "output.sidecars", options: Self.sidecarNames, text: word) else { return nil }
+            guard let name = choice(at, path: "output.sidecars", options: OutputSettings.sidecarNames, text: word) else { return nil }
             names.insert(name)
         }
-        return Self.sidecarNames.filter(names.contains)
+        return OutputSettings.sidecarNames.filter(names.contains)
     }
 
     /// `16`, `24` or `32f`; a bare `32` is pointed to `32f`.

@@ -2,8 +2,6 @@ import AudioCore
 
 /// `pattern:` — a built-in name, or `{ name: …, phases: [...] }`.
 extension DecodeContext {
-    /// The most phases an inline pattern may have (`RecipeLimits.maxPhasesPerPattern`).
-    static let maxPhases = RecipeLimits.maxPhasesPerPattern
     /// The longest phase kind.
     static let maxKindLength = 64
     /// Cue names that can never be phase kinds.
@@ -40,7 +38,7 @@ extension DecodeContext {
         return Pattern(name: name, builtin: nil, phases: phases)
     }
 
-    /// Reads `pattern.phases`: 1 to `maxPhases` phases.
+    /// Reads `pattern.phases`: 1 to `RecipeLimits.maxPhasesPerPattern` phases.
     private mutating func phaseList(_ node: NodeID) -> [Phase]? {
         remember("pattern.phases", node)
         let what = "a list of phases like '- inhale: 4s'"
@@ -48,8 +46,8 @@ extension DecodeContext {
             expected(what, at: node, path: "pattern.phases")
             return nil
         }
-        guard items.count <= Self.maxPhases else {
-            expected("at most \(Self.maxPhases) phases", at: node, path: "pattern.phases", reason: "\(items.count) phases")
+        guard items.count <= RecipeLimits.maxPhasesPerPattern else {
+            expected("at most \(RecipeLimits.maxPhasesPerPattern) phases", at: node, path: "pattern.phases", reason: "\(items.count) phases")
             return nil
         }
         var phases: [Phase] = []

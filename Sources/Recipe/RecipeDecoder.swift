@@ -7,8 +7,6 @@ enum RecipeDecoder {
         "id", "title", "category", "premium", "sort_order", "duration", "cycles", "end_on", "pattern", "intro", "outro",
         "bed", "cues", "output",
     ]
-    /// Accepted `cycles` values (`RecipeLimits.cycles`).
-    static let cycleRange = RecipeLimits.cycles
 
     /// Decodes `document`; the failure holds every diagnostic, sorted by position.
     static func decode(_ document: YAMLDocument, file: String, defaultID: String) -> Result<Recipe, DiagnosticList> {
@@ -115,7 +113,7 @@ extension DecodeContext {
         case (let duration?, nil):
             return self.duration(duration, path: "duration", positive: true).map(Length.duration)
         case (nil, let cycles?):
-            return integer(cycles, path: "cycles", range: RecipeDecoder.cycleRange, what: "a number of cycles from 1 to 100000")
+            return integer(cycles, path: "cycles", range: RecipeLimits.cycles, what: "a number of cycles from 1 to 100000")
                 .map(Length.cycles)
         case (let duration?, let cycles?):
             remember("duration", duration)

@@ -15,11 +15,11 @@ extension RecipeLoader {
         return try parse(bytes, file: path, defaultID: String(name))
     }
 
-    /// The bytes of a recipe file, reading at most `maxBytes` + 1 of them.
+    /// The bytes of a recipe file, reading at most `RecipeLimits.maxBytes` + 1 of them.
     ///
     /// A file over the limit is reported by its size without being read whole,
     /// so a 5 GB file, a FIFO or `/dev/zero` costs no more memory or time than
-    /// a 1 MiB recipe. Missing, unreadable or folder: no input (66); too large: bad data (65).
+    /// a 1 MiB recipe. Missing, unreadable or folder: `noInput`; too large: `data`.
     public static func read(path: String) throws(DiagnosticList) -> [UInt8] {
         // O_NONBLOCK only for the open: a FIFO without a writer must not hang it. Reads block
         // again, so a pipe (`render <(…)`) is read to its end.
@@ -37,11 +37,11 @@ extension RecipeLoader {
             if info.st_mode & S_IFMT == S_IFDIR {
                 throw DiagnosticList([Diagnostic("is a folder, not a recipe file", file: path, kind: .noInput)])
             }
-            if info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) > Int64(maxBytes) {
+            if info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) > Int64(RecipeLimits.maxBytes) {
                 throw tooLarge(path: path, size: "\(info.st_size) bytes")
             }
         }
-        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        var bytes = [UInt8](repeating: 0, count: RecipeLimits.maxBytes + 1)
         var failure: Int32 = 0
         let count = bytes.withUnsafeMutableBytes { buffer -> Int in
             guard let base = buffer.baseAddress else { return 0 }
@@ -63,7 +63,7 @@ extension RecipeLoader {
             let reason = String(cString: strerror(failure))
             throw DiagnosticList([Diagnostic("cannot read the recipe: \(reason)", file: path, kind: .noInput)])
         }
-        if count > maxBytes { throw tooLarge(path: path, size: "more than \(maxBytes) bytes") }
+        if count > RecipeLimits.maxBytes { throw tooLarge(path: path, size: "more than \(RecipeLimits.maxBytes) bytes") }
         bytes.removeSubrange(count...)
         return bytes
     }
@@ -75,7 +75,7 @@ extension RecipeLoader {
 
     /// `the recipe is N bytes; expected at most 1 MiB (1048576 bytes)`.
     static func sizeDiagnostic(size: String, at location: SourceLocation) -> Diagnostic {
-        Diagnostic("the recipe is \(size); expected at most 1 MiB (\(maxBytes) bytes)", at: location)
+        Diagnostic("the recipe is \(size); expected at most 1 MiB (\(RecipeLimits.maxBytes) bytes)", at: location)
     }
 }
 

@@ -4,8 +4,8 @@ import AudioCore
 ///
 /// One table: each constant names where it is enforced, and every one is
 /// reported as an error at the key (or the place in the text) that breaks it,
-/// never by a crash, a hang or a silent cut. The older names
-/// (`RecipeLoader.maxBytes`, `Units.maxDuration`, `YAMLLimits`, …) read from here.
+/// never by a crash, a hang or a silent cut. The code that checks a limit reads it from
+/// here, under this name (no copies under other names).
 public enum RecipeLimits {
     // MARK: - Text
 
@@ -66,9 +66,4 @@ public enum RecipeLimits {
     public static let sampleRates = 8000...384_000
     /// Accepted `output.channels` values: 1 to 8.
     public static let channelCounts = 1...8
-    /// The most bytes of samples one track can need: 24 h at 384 kHz, 8 channels,
-    /// 4 bytes a sample (`bit_depth: 32f` WAV), about 1.06 TB. A 24 h, 48 kHz
-    /// stereo, 24-bit track is 24.9 GB before compression.
-    public static let maxSampleBytes: Int64 =
-        Int64(maxDuration.nanoseconds / 1_000_000_000) * Int64(sampleRates.upperBound) * Int64(channelCounts.upperBound) * 4
 }

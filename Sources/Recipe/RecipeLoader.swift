@@ -2,9 +2,6 @@ import AudioCore
 
 /// Reads recipe files (recipe-v1): YAML text in, a validated `Recipe` out, or every problem found.
 public enum RecipeLoader {
-    /// The largest recipe accepted: 1 MiB (`RecipeLimits.maxBytes`).
-    public static let maxBytes = RecipeLimits.maxBytes
-
     /// Parses and validates a recipe.
     ///
     /// `file` is the path as shown in diagnostics; `defaultID` is the file name
@@ -14,7 +11,7 @@ public enum RecipeLoader {
     /// can be trusted.
     public static func parse(_ bytes: [UInt8], file: String, defaultID: String) throws(DiagnosticList) -> Recipe {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        guard bytes.count <= maxBytes else {
+        guard bytes.count <= RecipeLimits.maxBytes else {
             throw DiagnosticList([sizeDiagnostic(size: "\(bytes.count) bytes", at: start)])
         }
         let document: YAMLDocument

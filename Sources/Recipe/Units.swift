@@ -13,8 +13,6 @@ public struct UnitError: Error, Equatable, Sendable, CustomStringConvertible {
 /// Each returns the value or a reason. Ranges are part of the syntax: a gain of
 /// `+40 dB` is as wrong as `40 dBB`.
 public enum Units {
-    /// The longest length a recipe may give anywhere: 24 h (`RecipeLimits.maxDuration`).
-    public static let maxDuration = RecipeLimits.maxDuration
     /// Gains are accepted from -120 dB to +24 dB.
     public static let gainRange: ClosedRange<Double> = -120...24
     /// Loudness targets are accepted from -70 LUFS to -5 LUFS.
@@ -41,7 +39,7 @@ public enum Units {
         if bytes.first == UInt8(ascii: "-") { return .failure(UnitError("negative")) }
         let nanos: Result<Int128, UnitError> = bytes.contains(UInt8(ascii: ":")) ? clock(bytes) : unitSum(bytes)
         return nanos.flatMap { value in
-            guard value <= Int128(maxDuration.nanoseconds) else { return .failure(UnitError("over 24 h")) }
+            guard value <= Int128(RecipeLimits.maxDuration.nanoseconds) else { return .failure(UnitError("over 24 h")) }
             return .success(ExactSeconds(nanoseconds: Int64(value)))
         }
     }
@@ -98,7 +96,7 @@ public enum Units {
             case .success(let value): total += value
             case .failure(let error): return .failure(error)
             }
-            if total > Int128(maxDuration.nanoseconds) { return .failure(UnitError("over 24 h")) }
+            if total > Int128(RecipeLimits.maxDuration.nanoseconds) { return .failure(UnitError("over 24 h")) }
         }
         return .success(total)
     }
@@ -127,7 +125,7 @@ public enum Units {
             case .success(let value): total += value
             case .failure(let error): return .failure(error)
             }
-            if total > Int128(maxDuration.nanoseconds) { return .failure(UnitError("over 24 h")) }
+            if total > Int128(RecipeLimits.maxDuration.nanoseconds) { return .failure(UnitError("over 24 h")) }
         }
         return .success(total)
     }

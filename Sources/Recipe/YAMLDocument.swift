@@ -52,13 +52,3 @@ struct YAMLDocument: Sendable {
 
     subscript(id: NodeID) -> YAMLNode { nodes[id] }
 }
-
-/// The limits that keep a hostile recipe from crashing, hanging or exhausting memory.
-struct YAMLLimits: Sendable {
-    /// Deepest nesting of mappings and sequences (`RecipeLimits.maxDepth`).
-    var maxDepth = RecipeLimits.maxDepth
-    /// Most `*alias` uses in one document (`RecipeLimits.maxAliases`).
-    var maxAliases = RecipeLimits.maxAliases
-    /// Most nodes (scalars, mappings, sequences) in one document (`RecipeLimits.maxNodes`).
-    var maxNodes = RecipeLimits.maxNodes
-}

@@ -23,14 +23,14 @@ private final class YAMLParserHandle {
     }
 }
 
-/// Reads YAML text into a `YAMLDocument` with libyaml's event API, enforcing `YAMLLimits`.
+/// Reads YAML text into a `YAMLDocument` with libyaml's event API, enforcing `RecipeLimits`' `maxDepth`, `maxAliases` and `maxNodes`.
 ///
 /// The node tree is built with an explicit stack, never by recursion, and the
 /// event loop stops at the first event past a limit, so libyaml never reads
 /// further into a hostile document than it has to.
 enum YAMLReader {
     /// Parses `bytes` (UTF-8) into one document; throws the first problem, located.
-    static func read(_ bytes: [UInt8], file: String, limits: YAMLLimits = YAMLLimits()) throws(Diagnostic) -> YAMLDocument {
+    static func read(_ bytes: [UInt8], file: String) throws(Diagnostic) -> YAMLDocument {
         let result: Result<YAMLDocument, Diagnostic> = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !buffer.isEmpty else {
                 return .failure(Diagnostic(TreeBuilder.emptyMessage, at: SourceLocation(file: file, line: 1, column: 1)))
@@ -45,7 +45,7 @@ enum YAMLReader {
             // libyaml keeps this pointer: `buffer` outlives the parser, which dies inside this closure.
             yaml_parser_set_input_string(handle.parser, base + bom, text.count)
             yaml_parser_set_encoding(handle.parser, YAML_UTF8_ENCODING)
-            var builder = TreeBuilder(file: file, limits: limits, byteOffset: bom)
+            var builder = TreeBuilder(file: file, byteOffset: bom)
             return builder.run(handle.parser, bytes: text)
         }
         return try result.get()
@@ -66,7 +66,6 @@ private struct TreeBuilder {
     static let emptyMessage = "the recipe is empty: expected a mapping of recipe keys (pattern, duration, …)"
 
     let file: String
-    let limits: YAMLLimits
     var nodes: [YAMLNode] = []
     var stack: [Frame] = []
     var anchors: [String: NodeID] = [:]
@@ -77,9 +76,8 @@ private struct TreeBuilder {
     /// Bytes before the text libyaml reads (a byte order mark), added to offsets shown.
     let byteOffset: Int
 
-    init(file: String, limits: YAMLLimits, byteOffset: Int = 0) {
+    init(file: String, byteOffset: Int = 0) {
         self.file = file
-        self.limits = limits
         self.byteOffset = byteOffset
     }
 
@@ -140,8 +138,8 @@ private struct TreeBuilder {
             return .next
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
-            if stack.count >= limits.maxDepth {
-                return .failed(error("nesting deeper than \(limits.maxDepth) levels", at: mark))
+            if stack.count >= RecipeLimits.maxDepth {
+                return .failed(error("nesting deeper than \(RecipeLimits.maxDepth) levels", at: mark))
             }
             let anchorPointer = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
             if let tag = Self.string(isMapping ? event.data.mapping_start.tag : event.data.sequence_start.tag) {
@@ -171,8 +169,8 @@ private struct TreeBuilder {
             return .next
         case YAML_ALIAS_EVENT:
             aliasCount += 1
-            if aliasCount > limits.maxAliases {
-                return .failed(error("more than \(limits.maxAliases) aliases (*name); a recipe needs far fewer", at: mark))
+            if aliasCount > RecipeLimits.maxAliases {
+                return .failed(error("more than \(RecipeLimits.maxAliases) aliases (*name); a recipe needs far fewer", at: mark))
             }
             let name = Self.string(event.data.alias.anchor) ?? ""
             if stack.contains(where: { $0.anchor == name }) {
@@ -196,7 +194,7 @@ private struct TreeBuilder {
 
     /// Adds a node to the arena, or nil past the node limit.
     mutating func newNode(_ content: YAMLNode.Content, at mark: YAMLMark) -> NodeID? {
-        guard nodes.count < limits.maxNodes else { return nil }
+        guard nodes.count < RecipeLimits.maxNodes else { return nil }
         nodes.append(YAMLNode(content: content, mark: mark))
         return nodes.count - 1
     }
@@ -248,7 +246,7 @@ private struct TreeBuilder {
 
     /// The diagnostic for one node past `maxNodes`.
     func tooManyNodes(at mark: YAMLMark) -> Diagnostic {
-        error("more than \(limits.maxNodes) YAML nodes; a recipe needs far fewer", at: mark)
+        error("more than \(RecipeLimits.maxNodes) YAML nodes; a recipe needs far fewer", at: mark)
     }
 
     /// A diagnostic at a mark of this file.

@@ -4,15 +4,16 @@ import Catalog
 import Foundation
 import Render
 
-/// The catalog commands: render a folder into a bundle, check it, merge shards.
+/// The catalog commands: render a folder into a bundle, check it, merge shards. Each returns
+/// the failure the run ends with (nil when it succeeded); `ExitStatus` makes it a status.
 enum CatalogCommand {
-    static func render(inputs: [String], options: Options) -> Int32 {
+    static func render(inputs: [String], options: Options) -> FailureKind? {
         let output = options.output ?? "dist"
         let hashes = AssetHashes()
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars)
         if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
-            return FailureKind.noInput.rawValue
+            return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
         if !plan.scanProblems.isEmpty && options.shard == nil {
@@ -27,70 +28,70 @@ enum CatalogCommand {
         } catch let error as AudioError {
             progress.end()
             printError("\(error.diagnostic)")
-            return error.kind.rawValue
+            return error.kind
         } catch let refusal as Diagnostic {
             // a shard after an incomplete scan: the scan's problems are printed above
             progress.end()
             printError("\(refusal)")
-            return refusal.kind.rawValue
+            return refusal.kind
         } catch {
             progress.end()
             printError("\(output): error: \(error)")
-            return FailureKind.cannotCreate.rawValue
+            return .cannotCreate
         }
         progress.end()
         if !options.quiet { printSummary(summary, shard: options.shard, scanProblems: plan.scanProblems.count) }
-        return status(scan: plan.scanProblems, recipes: report(summary.failed))
+        return failure(scan: plan.scanProblems, recipes: report(summary.failed))
     }
 
-    static func check(inputs: [String], options: Options) -> Int32 {
+    static func check(inputs: [String], options: Options) -> FailureKind? {
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true)
         if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
-            return FailureKind.noInput.rawValue
+            return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
-        let status = status(scan: plan.scanProblems, recipes: report(plan.failures))
+        let failure = failure(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {
             let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
             print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors\(scan)")
         }
-        return status
+        return failure
     }
 
-    static func merge(folders: [String], options: Options) -> Int32 {
+    static func merge(folders: [String], options: Options) -> FailureKind? {
         let output = options.output ?? "dist"
         do {
             let count = try Merge.run(inputs: folders, output: output)
             if !options.quiet { print("merged \(count) tracks from \(folders.count) folders into \(output)") }
-            return 0
+            return nil
         } catch let refused as DiagnosticList {
-            // nothing was written: 66 for something missing, 64 for a folder given twice, 65 for bad data
+            // nothing was written: noInput for something missing, usage for a folder given twice, data for bad data
             for diagnostic in refused.diagnostics { printError("\(diagnostic)") }
-            return refused.kind.rawValue
+            return refused.kind
         } catch let error as AudioError {
             printError("\(error.diagnostic)")
-            return error.kind.rawValue
+            return error.kind
         } catch let error as ManifestError {
             printError("\(error)")
-            return FailureKind.cannotCreate.rawValue
+            return .cannotCreate
         } catch {
             printError("\(output): error: \(error)")
-            return FailureKind.cannotCreate.rawValue
+            return .cannotCreate
         }
     }
 
-    /// The exit status of a run whose scan found `scan` and whose recipes gave `recipes`
-    /// (from `report`): no input (66) beats the rest, else the highest.
-    private static func status(scan: [Diagnostic], recipes: Int32) -> Int32 {
+    /// The failure of a run whose scan found `scan` and whose recipes failed with `recipes`
+    /// (from `report`): no input beats the rest, else the highest; nil when nothing failed.
+    private static func failure(scan: [Diagnostic], recipes: FailureKind?) -> FailureKind? {
         guard !scan.isEmpty else { return recipes }
-        let kinds = [DiagnosticList(scan).kind] + [FailureKind(rawValue: recipes)].compactMap { $0 }
-        return (kinds.contains(.noInput) ? FailureKind.noInput : kinds.max() ?? .data).rawValue
+        let kinds = [DiagnosticList(scan).kind] + [recipes].compactMap { $0 }
+        return kinds.contains(.noInput) ? .noInput : kinds.max() ?? .data
     }
 
-    /// Prints every failure's diagnostics; returns the exit status they call for.
-    private static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> Int32 {
-        guard !failures.isEmpty else { return 0 }
+    /// Prints every failure's diagnostics; returns the kind of failure they call for (nil for none).
+    private static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> FailureKind? {
+        guard !failures.isEmpty else { return nil }
         printError("\(failures.count) recipe\(failures.count == 1 ? "" : "s") failed:")
         var kind = FailureKind.data
         for failure in failures {
@@ -98,7 +99,7 @@ enum CatalogCommand {
             let list = DiagnosticList(failure.diagnostics)
             if list.kind == .noInput || list.kind > kind { kind = list.kind }
         }
-        return kind.rawValue
+        return kind
     }
 
     private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int) {

@@ -6,8 +6,6 @@ import Render
 
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
-    public static let version = CadenceVersion.string
-
     static let usage = """
         usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--sidecars LIST] [--assets DIR] [--quiet]
                render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
@@ -46,7 +44,7 @@ public enum RenderCommand {
         unreadable input, 73 cannot create the output, 74 a read failed midway, 70 internal error.
         """
 
-    /// Runs with the process's arguments; returns the exit status.
+    /// Runs with the process's arguments; returns the exit status (`ExitStatus`).
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         // a closed stdout (`render … | head`) must not kill a render midway
         signal(SIGPIPE, SIG_IGN)
@@ -63,23 +61,24 @@ public enum RenderCommand {
             }
         } catch {
             FileHandle.standardError.write(Data("render: \(error.message)\n\(usage)\n".utf8))
-            return FailureKind.usage.rawValue
+            return ExitStatus.of(.usage)
         }
-        let status = run(options)
+        let status = ExitStatus.of(run(options))
         if ProcessInfo.processInfo.environment["CADENCE_STAGES"] == "1" {
             FileHandle.standardError.write(Data("cadence-stages: \(StageClock.shared.jsonText())\n".utf8))
         }
         return status
     }
 
-    private static func run(_ options: Options) -> Int32 {
+    /// Carries out `options`; returns the failure the run ends with, nil when it succeeded.
+    private static func run(_ options: Options) -> FailureKind? {
         switch options.action {
         case .help:
             print(help)
-            return 0
+            return nil
         case .version:
-            print("render (Cadence) \(version)")
-            return 0
+            print("render (Cadence) \(CadenceVersion.string)")
+            return nil
         case .render(let recipe):
             return render(recipe: recipe, options: options)
         case .catalog(let inputs):
@@ -91,7 +90,7 @@ public enum RenderCommand {
         }
     }
 
-    private static func render(recipe: String, options: Options) -> Int32 {
+    private static func render(recipe: String, options: Options) -> FailureKind? {
         let started = Date()
         do throws(DiagnosticList) {
             // an -o that names a folder, a device or an unwritable place fails before the work, not after
@@ -116,12 +115,12 @@ public enum RenderCommand {
                 print("\(recipe) → \(track.cueSheetPath)")
                 for path in track.sidecarPaths { print("\(recipe) → \(path)") }
             }
-            return 0
+            return nil
         } catch {
             for diagnostic in error.diagnostics {
                 FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
             }
-            return error.kind.rawValue
+            return error.kind
         }
     }
 

@@ -11,10 +11,6 @@ import Recipe
 /// repeated here for recipes built in code, so no `Recipe` can make a timeline
 /// past the ceilings.
 struct PracticeLayout {
-    /// The longest file a recipe may make (`RecipeLimits.maxDuration`).
-    static let maximumDuration = RecipeLimits.maxDuration
-    /// The most phases a track may hold, a cue sheet entry each (`RecipeLimits.maxPhasesPerTrack`).
-    static let maximumPhases = RecipeLimits.maxPhasesPerTrack
 
     let duration: ExactSeconds
     let practice: ExactSeconds
@@ -30,7 +26,7 @@ struct PracticeLayout {
         var problems: [Diagnostic] = []
         switch recipe.length {
         case .cycles(let n):
-            guard cycle.nanoseconds <= Self.maximumDuration.nanoseconds / Int64(max(n, 1)) else {
+            guard cycle.nanoseconds <= RecipeLimits.maxDuration.nanoseconds / Int64(max(n, 1)) else {
                 throw DiagnosticList([
                     Diagnostic(
                         "cycles: \(n) cycles of \(cycle)s make more than 24 h; expected a track of at most 24 h",
@@ -41,7 +37,7 @@ struct PracticeLayout {
             duration = recipe.intro + practice + recipe.outro
             wholeCycles = n
             phaseCount = n * pattern.phases.count
-            if duration > Self.maximumDuration {
+            if duration > RecipeLimits.maxDuration {
                 problems.append(
                     Diagnostic(
                         "cycles: \(n) cycles of \(cycle)s with intro and outro make \(duration)s; expected a track of at most 24 h",
@@ -78,11 +74,11 @@ struct PracticeLayout {
             wholeCycles = cycles
             phaseCount = count
         }
-        if phaseCount > Self.maximumPhases {
+        if phaseCount > RecipeLimits.maxPhasesPerTrack {
             let key = if case .cycles = recipe.length { "cycles" } else { "duration" }
             problems.append(
                 Diagnostic(
-                    "\(key): the track would hold \(phaseCount) phases; expected at most \(Self.maximumPhases) phases in a track",
+                    "\(key): the track would hold \(phaseCount) phases; expected at most \(RecipeLimits.maxPhasesPerTrack) phases in a track",
                     at: recipe.location(of: key)))
         }
         if let bed = recipe.bed, bed.fadeIn + bed.fadeOut > duration {

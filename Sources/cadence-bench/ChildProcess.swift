@@ -25,7 +25,6 @@ struct ChildCost: Codable, Sendable {
     var otherCPU: Double?
 
     var cpu: Double { user + system }
-    var maxRSSMiB: Double { Double(maxRSSKiB) / 1024 }
 
     /// Two runs back to back (ffmpeg's two loudnorm passes): times add up, memory is the larger peak.
     static func + (a: ChildCost, b: ChildCost) -> ChildCost {

@@ -38,7 +38,7 @@ struct ExpectedProblem: Sendable, CustomStringConvertible {
     let words: [String]
     let kind: FailureKind
 
-    var description: String { "\(path): \(words) (\(kind.rawValue))" }
+    var description: String { "\(path): \(words) (\(kind))" }
 }
 
 /// A tree, the inputs given, and what the scan must answer.

@@ -1,5 +1,6 @@
 import AudioCore
 import Foundation
+import RenderCommand
 import Testing
 @testable import Recipe
 
@@ -175,7 +176,7 @@ struct BadInputCorpusTests {
             }
             let place = "\(corpusCase.line)" + (corpusCase.column.map { ":\($0)" } ?? "")
             #expect(match != nil, "expected \(place) with \(corpusCase.words), got:\n\(DiagnosticList(found))")
-            #expect(found.allSatisfy { $0.location?.file == file && $0.kind == .data && $0.kind.rawValue == corpusCase.exit })
+            #expect(found.allSatisfy { $0.location?.file == file && $0.kind == .data && ExitStatus.of($0.kind) == corpusCase.exit })
             #expect(found.count <= RecipeLimits.maxDiagnostics + 1)
         }
     }

@@ -64,7 +64,7 @@ struct SplitMix64: RandomNumberGenerator {
                 alphabet.randomElement(using: &random) ?? 0
             }, as: UTF8.self)
             if case .success(let value) = Units.duration(text) {
-                #expect(value >= .zero && value <= Units.maxDuration, "\(text)")
+                #expect(value >= .zero && value <= RecipeLimits.maxDuration, "\(text)")
             }
             if case .success(let value) = Units.gain(text) { #expect(Units.gainRange.contains(value), "\(text)") }
             if case .success(let value) = Units.frequency(text) { #expect(value > 0 && value.isFinite, "\(text)") }

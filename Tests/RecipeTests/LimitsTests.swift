@@ -88,7 +88,7 @@ import Testing
         let keys = (0..<4000).map { "k\($0): 1\n" }.joined()
         let (elapsed, found) = timed { problems("pattern: box\ncycles: 2\n" + keys) }
         #expect(elapsed < .seconds(2))
-        #expect(found.count == DecodeContext.maxDiagnostics + 1)
+        #expect(found.count == RecipeLimits.maxDiagnostics + 1)
         #expect(found.last?.message == "too many problems; stopped after 100")
     }
 
