@@ -44,21 +44,21 @@ let package = Package(
         .target(name: "DSP", dependencies: ["AudioCore"]),
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
         .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CCrypto", "CPosix"]),
-        /// Sources (bed, synth bed, cues), the block renderer, two-pass loudness, cue sheet output.
-        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars", "Preview"]),
+        /// The render core: Sources (bed, cues, mix) → Stages (gain, limiter) → Sinks (encoder, meters), driven by Pipeline; Loudness; the Track story.
+        .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars"]),
 
         // MARK: - Catalogs
 
         /// Many recipes: fingerprints, the manifest, parallel incremental renders, shards and merge.
         .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview", "Sidecars"]),
         /// The catalog's `index.html`: players, breathing rings driven by the audio's clock, waveform pictures.
-        .target(name: "Preview", dependencies: ["CadenceCues"]),
+        .target(name: "Preview", dependencies: ["CadenceCues", "Sidecars"]),
 
         // MARK: - Players
 
         /// The cue sheet model, JSON in and out, phase lookup; no C, builds for iOS too.
         .target(name: "CadenceCues"),
-        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, chapter and marker lists for tags inside the audio.
+        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio.
         .target(name: "Sidecars", dependencies: ["CadenceCues"]),
 
         // MARK: - Command line
@@ -100,7 +100,7 @@ let package = Package(
             name: "RenderTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
-        .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "CadenceCues", "AudioIO", "AudioCore"]),
+        .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(name: "CatalogTests", dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
         /// Package.swift against the code: every file's imports are declared dependencies of its target.

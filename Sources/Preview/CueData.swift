@@ -1,4 +1,5 @@
 import CadenceCues
+import Sidecars
 
 extension PreviewPage {
     /// A track's cue sheet as the page gets it: decoded, or the reason it could not be.

@@ -1,3 +1,4 @@
+import Sidecars
 /// The preview page's inline style sheet, script and content security policy.
 enum PageAssets {
     /// Nothing but the page's own inline style and script, and pictures and audio beside it: no network.

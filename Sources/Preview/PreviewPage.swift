@@ -1,4 +1,5 @@
 import CadenceCues
+import Sidecars
 
 /// The catalog preview page: one self-contained `index.html` with a player per track.
 ///

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Preview
+import Sidecars
 
 /// The page in a real browser: headless Chromium driven by scripts/preview-check.py over the DevTools protocol.
 ///

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Preview
+import Sidecars
 
 /// A track of the page with a box-breathing sheet.
 private func track(_ id: String, title: String? = nil, category: String?, cues: PreviewPage.Cues? = nil) -> PreviewPage.Track {

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Preview
+import Sidecars
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -2,7 +2,7 @@ import AudioCore
 import AudioIO
 import CadenceCues
 import Foundation
-import Preview
+
 import Recipe
 import Sidecars
 import Timeline

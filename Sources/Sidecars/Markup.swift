@@ -2,14 +2,14 @@
 ///
 /// Everything here is a pure function of its input: no locale, no Foundation
 /// formatting, so the same catalog gives the same bytes on every machine.
-enum Markup {
+public enum Markup {
     /// Text for HTML or XML content and attribute values (`&`, `<`, `>`, `"`, `'`).
     ///
     /// Characters that XML 1.0 forbids (C0 controls other than tab, LF and CR,
     /// U+FFFE, U+FFFF) become U+FFFD so that an SVG stays well-formed whatever a
     /// title holds, and so do DEL and the C1 controls (U+0080–U+009F), which HTML
     /// parsers report as errors; CR becomes a character reference so it survives parsing.
-    static func text(_ s: String) -> String {
+    public static func text(_ s: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
         for u in s.unicodeScalars {
@@ -34,7 +34,7 @@ enum Markup {
     /// Besides JSON's own escapes, `<`, `>` and `&` are written as `\u003c`,
     /// `\u003e`, `\u0026` (so neither `</script` nor `<!--` can appear), and
     /// U+2028/U+2029 as `\u2028`/`\u2029` (line terminators in older JavaScript).
-    static func scriptJSONString(_ s: String) -> String {
+    public static func scriptJSONString(_ s: String) -> String {
         var r = "\""
         for u in s.unicodeScalars {
             switch u {
@@ -57,7 +57,7 @@ enum Markup {
 
     /// A relative file path as a URL path: every byte outside `A–Z a–z 0–9 - . _ ~ /`
     /// is percent-encoded (UTF-8), so names with spaces, `#`, `?` or `%` still load.
-    static func urlPath(_ path: String) -> String {
+    public static func urlPath(_ path: String) -> String {
         var out = ""
         for byte in path.utf8 {
             switch byte {
@@ -74,7 +74,7 @@ enum Markup {
 
     /// `x` rounded to `digits` decimals (half away from zero), without trailing zeros
     /// (`12.0` → `12`, `0.50` → `0.5`); non-finite values give `0`.
-    static func number(_ x: Double, digits: Int = 1) -> String {
+    public static func number(_ x: Double, digits: Int = 1) -> String {
         guard x.isFinite else { return "0" }
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
@@ -84,7 +84,7 @@ enum Markup {
     }
 
     /// An integer count of 10^-digits units as a decimal text without trailing zeros (`123`, 1 → `12.3`).
-    static func tenths(_ units: Int64, digits: Int = 1) -> String {
+    public static func tenths(_ units: Int64, digits: Int = 1) -> String {
         var divisor: Int64 = 1
         for _ in 0..<digits { divisor *= 10 }
         let negative = units < 0

@@ -25,7 +25,7 @@ public enum PhaseStyle {
     }
 
     /// The fill of intro sections, outro sections and any other non-practice section in the picture.
-    static let introColour = "#cbd5e1"
-    static let outroColour = "#e2e8f0"
-    static let sectionColour = "#e2e8f0"
+    public static let introColour = "#cbd5e1"
+    public static let outroColour = "#e2e8f0"
+    public static let sectionColour = "#e2e8f0"
 }
