@@ -69,18 +69,21 @@ enum MarkdownReport {
         guard !runs.isEmpty else { return "" }
         let names = runs.compactMap(\.stages).first?.stageNames ?? StageBreakdown.stageOrder
         var out = "### Stages (thread seconds, from `CADENCE_STAGES=1`)\n\n"
-        out += "| run | " + names.joined(separator: " | ") + " | sum | passes | beds prepared |\n"
-        out += "| --- |" + String(repeating: " ---: |", count: names.count + 3) + "\n"
+        out += "| run | " + names.joined(separator: " | ") + " | sum | passes | remeasured | beds prepared |\n"
+        out += "| --- |" + String(repeating: " ---: |", count: names.count + 4) + "\n"
         for run in runs {
             out += "| \(run.label) | "
             guard let stages = run.stages else {
-                out += Array(repeating: "n/a", count: names.count + 3).joined(separator: " | ") + " |\n"
+                out += Array(repeating: "n/a", count: names.count + 4).joined(separator: " | ") + " |\n"
                 continue
             }
             out += names.map { stages.seconds[$0].map { String(format: "%.2f", $0) } ?? "n/a" }.joined(separator: " | ")
             out += String(format: " | %.2f | ", stages.total)
-            out += (stages.passes.map(String.init) ?? "n/a") + " | " + (stages.bedsPrepared.map(String.init) ?? "n/a") + " |\n"
+            out += (stages.passes.map(String.init) ?? "n/a") + " | " + remeasured(run) + " | "
+            out += (stages.bedsPrepared.map(String.init) ?? "n/a") + " |\n"
         }
+        out += "\n*remeasured*: audio rendered again under the limiter to correct its gain (`remeasured_frames`), "
+        out += "in seconds and as a share of the run's audio; not counted in *passes*.\n"
         return out + "\n"
     }
 
@@ -110,6 +113,17 @@ enum MarkdownReport {
         var out = "### Goals (issue 5)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
         for g in r.goals { out += "| \(g.goal) | \(g.target) | \(g.measured) | \(g.verdict) |\n" }
         return out
+    }
+
+    /// `166.5 s (4.6 %)`: the audio a run re-measured under the limiter; n/a when its stage line has no count.
+    static func remeasured(_ run: RunFigures) -> String {
+        guard let seconds = run.remeasuredSeconds else { return "n/a" }
+        return String(format: "%.1f s", seconds) + (run.remeasuredFraction.map { " (\(percent($0)))" } ?? "")
+    }
+
+    /// `0.046` → `4.6 %`.
+    static func percent(_ fraction: Double) -> String {
+        String(format: "%.1f %%", fraction * 100)
     }
 
     /// `3600` → `60:00`, `5400` → `1:30:00`.
