@@ -26,6 +26,10 @@ struct BenchResults: Codable, Sendable {
     var referenceLevels: OutputLevels?
     var referenceShort: RunFigures?
     var flacFloor: RunFigures?
+    /// `flac -5` on the 10-minute twin's PCM.
+    var flacFloorShort: RunFigures?
+    /// Two `flac -5` started together on the twin's PCM (the reference's without a twin).
+    var flacFloorPair: RunFigures?
     var ffmpeg: RunFigures?
     var ffmpegNormalization: String?
     var sox: RunFigures?

@@ -47,7 +47,9 @@ enum MarkdownReport {
     }
 
     private static func figures(_ r: BenchResults) -> String {
-        let runs = [r.reference, r.referenceShort, r.flacFloor, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check].compactMap { $0 }
+        let runs = [
+            r.reference, r.referenceShort, r.flacFloor, r.flacFloorShort, r.flacFloorPair, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check,
+        ].compactMap { $0 }
         guard !runs.isEmpty else { return "" }
         var out = "| job | audio | wall s | × realtime | CPU s | CPU / wall | peak RSS MB | other CPU s |\n"
         out += "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
