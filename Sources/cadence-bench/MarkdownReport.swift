@@ -94,11 +94,14 @@ enum MarkdownReport {
         let rows: [(String, Double?)] = [
             ("render wall / flac -5 floor wall", Goals.ratio(ref?.cost.wall, r.flacFloor?.cost.wall)),
             ("render CPU / flac -5 floor CPU", Goals.ratio(ref?.cost.cpu, r.flacFloor?.cost.cpu)),
+            ("twin wall / its flac -5 floor wall", Goals.ratio(r.referenceShort?.cost.wall, r.flacFloorShort?.cost.wall)),
+            ("twin CPU / its flac -5 floor CPU", Goals.ratio(r.referenceShort?.cost.cpu, r.flacFloorShort?.cost.cpu)),
             ("ffmpeg wall / render wall", Goals.ratio(r.ffmpeg?.cost.wall, ref?.cost.wall)),
             ("ffmpeg CPU / render CPU", Goals.ratio(r.ffmpeg?.cost.cpu, ref?.cost.cpu)),
             ("sox wall / render wall", Goals.ratio(r.sox?.cost.wall, ref?.cost.wall)),
             ("sox CPU / render CPU", Goals.ratio(r.sox?.cost.cpu, ref?.cost.cpu)),
             ("catalog -j 1 wall / -j 2 wall", Goals.ratio(r.catalogJ1?.cost.wall, r.catalogJ2?.cost.wall)),
+            ("catalog -j 2 throughput / two side-by-side floors'", Goals.ratio(r.catalogJ2?.realtime, r.flacFloorPair?.realtime)),
             (
                 "peak RSS, long / short reference",
                 Goals.ratio(ref.map { Double($0.cost.maxRSSKiB) }, r.referenceShort.map { Double($0.cost.maxRSSKiB) })
@@ -112,7 +115,7 @@ enum MarkdownReport {
     }
 
     private static func goals(_ r: BenchResults) -> String {
-        var out = "### Goals (issue 5)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
+        var out = "### Goals (issue 12)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
         for g in r.goals { out += "| \(g.goal) | \(g.target) | \(g.measured) | \(g.verdict) |\n" }
         return out
     }
@@ -120,12 +123,7 @@ enum MarkdownReport {
     /// `166.5 s (4.6 %)`: the audio a run re-measured under the limiter; n/a when its stage line has no count.
     static func remeasured(_ run: RunFigures) -> String {
         guard let seconds = run.remeasuredSeconds else { return "n/a" }
-        return String(format: "%.1f s", seconds) + (run.remeasuredFraction.map { " (\(percent($0)))" } ?? "")
-    }
-
-    /// `0.046` → `4.6 %`.
-    static func percent(_ fraction: Double) -> String {
-        String(format: "%.1f %%", fraction * 100)
+        return String(format: "%.1f s", seconds) + (run.remeasuredFraction.map { " (\(Goals.percent($0)))" } ?? "")
     }
 
     /// `3600` → `60:00`, `5400` → `1:30:00`.
