@@ -55,6 +55,9 @@ struct Benchmark {
             let catalog = try RenderJobs.catalog(tracks: tracks, seconds: options.catalogSeconds, tools: tools, workspace: workspace)
             r.catalogJ1 = catalog.j1
             r.catalogJ2 = catalog.j2
+            if !sections.contains(.compare) {
+                r.notes.append("No --compare: no side-by-side flac -5 floors, so the -j 2 throughput goal is n/a.")
+            }
         }
 
         if sections.contains(.check) {
