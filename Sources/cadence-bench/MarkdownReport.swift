@@ -85,7 +85,8 @@ enum MarkdownReport {
             out += (stages.bedsPrepared.map(String.init) ?? "n/a") + " |\n"
         }
         out += "\n*remeasured*: audio rendered again under the limiter to correct its gain (`remeasured_frames`), "
-        out += "in seconds and as a share of the run's audio; not counted in *passes*.\n"
+        out += "in seconds and as a share of the run's audio; summed over the gains the limiter's search tried, "
+        out += "so it can pass 100 %; not counted in *passes*.\n"
         return out + "\n"
     }
 

@@ -18,7 +18,8 @@ struct RunFigures: Codable, Sendable {
     var cpuShare: Double { cost.wall > 0 ? cost.cpu / cost.wall : 0 }
     /// Seconds of audio `render` rendered again under the limiter; nil without a stage line that counts them.
     var remeasuredSeconds: Double? { sampleRate.flatMap { stages?.remeasuredSeconds(sampleRate: $0) } }
-    /// Those seconds as a fraction of the run's audio (over every track of a catalog).
+    /// Those seconds as a fraction of the run's audio (over every track of a catalog); above 1
+    /// when the limiter's search re-rendered more than the whole track over its tries.
     var remeasuredFraction: Double? { sampleRate.flatMap { stages?.remeasuredFraction(audioSeconds: audioSeconds, sampleRate: $0) } }
 }
 

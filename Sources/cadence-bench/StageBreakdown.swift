@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Stage figures are seconds of thread time summed over threads; `passes` counts full
 /// renders of the mix, `remeasured_frames` the frames rendered again under the limiter to
-/// correct its gain (stretches, not a whole pass; older renders do not print it),
+/// correct its gain (stretches, not a whole pass, summed over the gains tried; older renders
+/// do not print it),
 /// `beds_prepared` the beds decoded and resampled in that process.
 /// A render without the instrumentation prints no such line: then there is no breakdown.
 struct StageBreakdown: Codable, Sendable {
