@@ -23,15 +23,17 @@ struct BenchOptions {
                              [--catalog-tracks 20] [--catalog-minutes 10] [--check-recipes 500]
                              [--work DIR] [--render PATH] [--json]
         Times the release `render` on the reference job of issue 5 (a box-breathing session over a
-        generated rain bed, -16 LUFS, -1 dBTP, FLAC 24-bit), and again at 10 minutes for memory;
-        compares it with `flac -5` on the same PCM, ffmpeg and SoX doing the same job; renders a
-        catalog with -j 1 and -j 2; times `render --check` on a catalog of recipes. Prints a
-        Markdown table (or JSON) with the goals of the issue marked PASS or MISS.
+        generated rain bed, -16 LUFS, -1 dBTP, FLAC 24-bit), and again at 10 minutes (its twin);
+        compares each with `flac -5` on the same PCM, and the hour with ffmpeg and SoX doing the
+        same job; times two `flac -5` side by side on the twin's PCM; renders a catalog with -j 1
+        and -j 2; times `render --check` on a catalog of recipes. Prints a Markdown table (or
+        JSON) with the goals of issue 12 marked PASS or MISS.
 
         options:
           --minutes M          length of the reference job (default 60)
           --reference          the reference job (and its 10-minute twin)
-          --compare            flac floor, ffmpeg and SoX (runs the reference job too)
+          --compare            flac floors (hour, twin, two side by side), ffmpeg and SoX
+                               (runs the reference job too; the -j 2 goal needs it)
           --catalog            the catalog at -j 1 and -j 2
           --check              render --check on many recipes
           --all                all of the above (the default when none is named)

@@ -25,6 +25,7 @@ struct Benchmark {
             bed: workspace.bed(.rain), bedGainDB: RecipeText.bedGainDB, target: RecipeText.targetLUFS, ceiling: RecipeText.ceilingDBTP)
 
         var rendered: String?
+        var renderedShort: String?
         let seconds = options.referenceSeconds
         if sections.contains(.reference) {
             progress("render: reference job, \(RenderJobs.durationText(seconds))")
@@ -36,15 +37,16 @@ struct Benchmark {
             let short = options.shortSeconds
             if short < seconds {
                 progress("render: reference job, \(RenderJobs.durationText(short)) (memory twin)")
-                r.referenceShort = try RenderJobs.reference(
-                    seconds: short, label: "render reference \(RenderJobs.durationText(short))", tools: tools, workspace: workspace
-                ).figures
+                let twin = try RenderJobs.reference(
+                    seconds: short, label: "render reference \(RenderJobs.durationText(short))", tools: tools, workspace: workspace)
+                r.referenceShort = twin.figures
+                renderedShort = twin.output
             }
             if r.reference?.stages == nil { r.notes.append("render printed no `cadence-stages:` line: no stage breakdown (n/a).") }
         }
 
         if sections.contains(.compare), let rendered {
-            try compare(rendered: rendered, seconds: seconds, into: &r)
+            try compare(rendered: rendered, seconds: seconds, short: renderedShort.map { ($0, options.shortSeconds) }, into: &r)
         }
 
         if sections.contains(.catalog) {
@@ -53,6 +55,9 @@ struct Benchmark {
             let catalog = try RenderJobs.catalog(tracks: tracks, seconds: options.catalogSeconds, tools: tools, workspace: workspace)
             r.catalogJ1 = catalog.j1
             r.catalogJ2 = catalog.j2
+            if !sections.contains(.compare) {
+                r.notes.append("No --compare: no side-by-side flac -5 floors, so the -j 2 throughput goal is n/a.")
+            }
         }
 
         if sections.contains(.check) {
@@ -61,7 +66,9 @@ struct Benchmark {
         }
 
         r.loadAfter = Self.loadAverage()
-        let runs = [r.reference, r.referenceShort, r.flacFloor, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check]
+        let runs = [
+            r.reference, r.referenceShort, r.flacFloor, r.flacFloorShort, r.flacFloorPair, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check,
+        ]
         let contended = runs.compactMap { $0 }.filter { run in run.cost.otherCPU.map { $0 > 0.1 * run.cost.wall } ?? false }
         if !contended.isEmpty {
             let list = contended.map { String(format: "%@ (%.1f s over %.1f s)", $0.label, $0.cost.otherCPU ?? 0, $0.cost.wall) }
@@ -78,11 +85,29 @@ struct Benchmark {
         return text.split(separator: " ").first.flatMap { Double($0) }
     }
 
-    /// The flac floor, ffmpeg and SoX, each where installed.
-    private func compare(rendered: String, seconds: Int, into r: inout BenchResults) throws(BenchError) {
+    /// The flac floors, ffmpeg and SoX, each where installed.
+    ///
+    /// The floors: `flac -5` on the reference's PCM and on its twin's (`short`, when there is a
+    /// twin), then two `flac -5` side by side on the twin's PCM (on the reference's without a twin).
+    private func compare(
+        rendered: String, seconds: Int, short: (rendered: String, seconds: Int)?, into r: inout BenchResults
+    ) throws(BenchError) {
         if let flac = tools.flac {
             progress("flac -5: the floor on the same PCM")
-            r.flacFloor = try FlacFloorJob.run(flac: flac, rendered: rendered, seconds: seconds, workspace: workspace)
+            let long = try FlacFloorJob.run(
+                flac: flac, rendered: rendered, seconds: seconds, name: "floor", label: "flac -5 of the same PCM (floor)",
+                sideBySide: short == nil, workspace: workspace)
+            r.flacFloor = long.floor
+            r.flacFloorPair = long.pair
+            if let short {
+                let length = RenderJobs.durationText(short.seconds)
+                progress("flac -5: the floor on the \(length) twin's PCM, alone then two side by side")
+                let twin = try FlacFloorJob.run(
+                    flac: flac, rendered: short.rendered, seconds: short.seconds, name: "floor-\(RenderJobs.durationName(short.seconds))",
+                    label: "flac -5 of the \(length) PCM (its floor)", sideBySide: true, workspace: workspace)
+                r.flacFloorShort = twin.floor
+                r.flacFloorPair = twin.pair
+            }
         } else {
             r.notes.append("flac is not installed: no floor.")
         }

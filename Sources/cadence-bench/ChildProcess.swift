@@ -71,6 +71,55 @@ enum ChildProcess {
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String
     ) throws(BenchError) -> ChildResult {
+        let busyBefore = machineBusySeconds()
+        let start = monotonicSeconds()
+        let child = try spawn(executable, arguments, environment: environment, logPrefix: logPrefix)
+        let reaped = try reap(child)
+        let wall = reaped.end - start
+        let busyAfter = machineBusySeconds()
+        var cost = reaped.cost(wall: wall)
+        if let busyBefore, let busyAfter { cost.otherCPU = max(0, busyAfter - busyBefore - cost.cpu) }
+        return try reaped.result(cost: cost)
+    }
+
+    /// A child `spawn` started that `reap` has not waited for yet.
+    struct Running {
+        var pid: pid_t
+        var executable: String
+        var logPrefix: String
+    }
+
+    /// A child `reap` waited for: its rusage, exit status and when `wait4` returned.
+    struct Reaped {
+        var running: Running
+        var usage: rusage
+        /// The exit status, or 128 + the signal number when a signal ended it.
+        var status: Int32
+        /// `monotonicSeconds()` when `wait4` returned.
+        var end: Double
+
+        /// The child's CPU times and peak RSS, with `wall` (and no other-CPU figure).
+        func cost(wall: Double) -> ChildCost {
+            ChildCost(
+                wall: wall, user: ChildProcess.seconds(usage.ru_utime), system: ChildProcess.seconds(usage.ru_stime),
+                maxRSSKiB: Int(usage.ru_maxrss))
+        }
+
+        /// The result with `cost` and the child's logs.
+        func result(cost: ChildCost) throws(BenchError) -> ChildResult {
+            ChildResult(
+                cost: cost, status: status, stdout: try ChildProcess.readText(running.logPrefix + ".out"),
+                stderr: try ChildProcess.readText(running.logPrefix + ".err"))
+        }
+    }
+
+    /// Starts `executable` as `run` does (through `/bin/sh`, adopted as this subreaper's child)
+    /// and returns without waiting for it.
+    ///
+    /// - Throws: `BenchError` when `posix_spawn` fails or the shell did not start the program.
+    static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String
+    ) throws(BenchError) -> Running {
         let outPath = logPrefix + ".out"
         let errPath = logPrefix + ".err"
         let pidPath = logPrefix + ".pid"
@@ -97,8 +146,6 @@ enum ChildProcess {
         }
 
         var shell: pid_t = 0
-        let busyBefore = machineBusySeconds()
-        let start = monotonicSeconds()
         let spawned = posix_spawn(&shell, "/bin/sh", &actions, nil, argv, envp)
         guard spawned == 0 else {
             throw BenchError("\(executable): posix_spawn of /bin/sh failed: \(String(cString: strerror(spawned)))")
@@ -107,22 +154,24 @@ enum ChildProcess {
         var shellUsage = rusage()
         try wait(shell, &shellStatus, &shellUsage, what: "/bin/sh starting \(executable)")
         let pidText = (try? String(contentsOfFile: pidPath, encoding: .utf8)) ?? ""
+        unlink(pidPath)
         guard shellStatus == 0, let pid = pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw BenchError("\(executable): /bin/sh did not start it (status \(shellStatus), pid file '\(pidText)')")
         }
+        return Running(pid: pid, executable: executable, logPrefix: logPrefix)
+    }
+
+    /// Waits for `child` with `wait4`.
+    ///
+    /// - Throws: `BenchError` when `wait4` fails.
+    static func reap(_ child: Running) throws(BenchError) -> Reaped {
         var status: Int32 = 0
         var usage = rusage()
-        try wait(pid, &status, &usage, what: executable)
-        let wall = monotonicSeconds() - start
-        let busyAfter = machineBusySeconds()
-        unlink(pidPath)
-
-        var cost = ChildCost(
-            wall: wall, user: seconds(usage.ru_utime), system: seconds(usage.ru_stime), maxRSSKiB: Int(usage.ru_maxrss))
-        if let busyBefore, let busyAfter { cost.otherCPU = max(0, busyAfter - busyBefore - cost.cpu) }
+        try wait(child.pid, &status, &usage, what: child.executable)
+        let end = monotonicSeconds()
         let signal = status & 0x7f
         let exitStatus = signal == 0 ? (status >> 8) & 0xff : 128 + signal
-        return ChildResult(cost: cost, status: exitStatus, stdout: try readText(outPath), stderr: try readText(errPath))
+        return Reaped(running: child, usage: usage, status: exitStatus, end: end)
     }
 
     /// `wait4(pid)`, retried on `EINTR`.
@@ -184,11 +233,11 @@ enum ChildProcess {
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    private static func seconds(_ time: timeval) -> Double {
+    fileprivate static func seconds(_ time: timeval) -> Double {
         Double(time.tv_sec) + Double(time.tv_usec) / 1e6
     }
 
-    private static func readText(_ path: String) throws(BenchError) -> String {
+    fileprivate static func readText(_ path: String) throws(BenchError) -> String {
         do {
             return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         } catch {

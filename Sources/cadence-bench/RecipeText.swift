@@ -7,6 +7,8 @@ enum RecipeText {
     static let crossfade = 2
     static let targetLUFS = -16.0
     static let ceilingDBTP = -1.0
+    /// The output rate of every recipe the benchmark writes (the catalog's by `render`'s default).
+    static let sampleRate = 48000
 
     /// The reference job: box breathing over the rain bed for `seconds`, a 528 Hz bell on every
     /// 4 s phase boundary (`end_on: phase`, so a length divisible by 4 has length/4 bells),
@@ -35,7 +37,7 @@ enum RecipeText {
               exhale: \(bell)
 
             output:
-              sample_rate: 48000
+              sample_rate: \(sampleRate)
               channels: 2
               format: flac
               bit_depth: 24

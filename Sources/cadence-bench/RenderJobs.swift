@@ -22,7 +22,7 @@ enum RenderJobs {
             tools.render, arguments, environment: stagesEnvironment, logPrefix: workspace.log(id), what: "render \(id).yml")
         let figures = RunFigures(
             label: label, audioSeconds: Double(seconds), cost: result.cost, stages: StageBreakdown.parse(stderr: result.stderr),
-            command: commandLine(tools.render, arguments))
+            command: commandLine(tools.render, arguments), sampleRate: RecipeText.sampleRate)
         let levels = readLevels(cueSheet: "\(workspace.reference)/\(id).cues.json")
         return (figures, output, levels)
     }
@@ -53,7 +53,8 @@ enum RenderJobs {
             runs.append(
                 RunFigures(
                     label: "\(label), -j \(jobs)", audioSeconds: Double(tracks * seconds), cost: result.cost,
-                    stages: StageBreakdown.parse(stderr: result.stderr), command: commandLine(tools.render, arguments)))
+                    stages: StageBreakdown.parse(stderr: result.stderr), command: commandLine(tools.render, arguments),
+                    sampleRate: RecipeText.sampleRate))
         }
         return (runs[0], runs[1])
     }

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Everything a run measured, from which the goals are judged and the report printed.
+struct BenchResults: Codable, Sendable {
+    var cores: Int
+    var renderVersion: String
+    /// The 1-minute load average (`/proc/loadavg`) before and after the run: other work on the
+    /// machine shows here, and makes every figure slower.
+    var loadBefore: Double?
+    var loadAfter: Double?
+    var beds: [BedStats] = []
+    var forecast: LimiterForecast?
+    var reference: RunFigures?
+    var referenceLevels: OutputLevels?
+    var referenceShort: RunFigures?
+    var flacFloor: RunFigures?
+    /// `flac -5` on the 10-minute twin's PCM.
+    var flacFloorShort: RunFigures?
+    /// Two `flac -5` started together on the twin's PCM (the reference's without a twin).
+    var flacFloorPair: RunFigures?
+    var ffmpeg: RunFigures?
+    var ffmpegNormalization: String?
+    var sox: RunFigures?
+    var catalogJ1: RunFigures?
+    var catalogJ2: RunFigures?
+    var check: RunFigures?
+    var checkRecipes = 500
+    var notes: [String] = []
+    var goals: [GoalResult] = []
+}
