@@ -42,6 +42,7 @@ struct TrackFiles {
         let (loudness, peak) = (encoded.loudness, encoded.truePeak)
         var sheet = draft
         sheet.audio.sha256 = try file.sha256()
+        let bytes = file.size()
         sheet.audio.loudnessLUFS = loudness.isFinite ? CueSheetBuilder.round2(loudness) : nil
         sheet.audio.truePeakDBTP = peak.isFinite ? CueSheetBuilder.round2(peak) : nil
         let cues = try AtomicOutputFile(path: output.cueSheetPath)
@@ -57,7 +58,7 @@ struct TrackFiles {
             recipe: recipe, audioPath: output.audioPath, cueSheetPath: output.cueSheetPath,
             sidecarPaths: output.sidecars.map(\.1), format: output.format, frames: sheet.audio.frames,
             sampleRate: sheet.audio.sampleRate, loudness: loudness.isFinite ? loudness : nil,
-            truePeak: peak.isFinite ? peak : nil, sha256: sheet.audio.sha256, bytes: file.size(), limited: limited,
+            truePeak: peak.isFinite ? peak : nil, sha256: sheet.audio.sha256, bytes: bytes, limited: limited,
             peaks: encoded.peaks, cueSheet: sheet)
     }
 
