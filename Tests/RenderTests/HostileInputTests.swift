@@ -138,20 +138,8 @@ struct HostileInputTests {
         return cases
     }()
 
-    /// The release `render`, when it is at least as new as every source file: the loudness matrix
-    /// runs limiter passes over 40 s of noise per case, minutes each in a debug build (its DSP is
-    /// unoptimized), seconds in release. `.ci/run` builds release before `swift test`.
-    static let freshReleaseRender: String? = {
-        let path = repositoryRoot + "/.build/release/render"
-        guard let built = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
-        let sources = FileManager.default.enumerator(atPath: repositoryRoot + "/Sources")?.allObjects as? [String] ?? []
-        for name in sources where name.hasSuffix(".swift") || name.hasSuffix(".c") || name.hasSuffix(".h") {
-            let date = (try? FileManager.default.attributesOfItem(atPath: repositoryRoot + "/Sources/" + name))?[.modificationDate] as? Date
-            if let date, date > built { return nil }
-        }
-        return path
-    }()
-
+    /// Through the release `render` (TestKit's `freshReleaseRender`): the limiter passes over 40 s of
+    /// noise take minutes a case in a debug build (its DSP is unoptimized), seconds in release.
     @Test("a pink-noise mix at a loudness target keeps it within 0.5 LU under its ceiling, or fails saying why",
           .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
           arguments: loudnessCases)
@@ -169,7 +157,7 @@ struct HostileInputTests {
             """
         let recipe = try folder.write(text, to: "r.yml")
         let output = folder.file("out.\(c.format)")
-        let result = try run(try #require(Self.freshReleaseRender), [recipe, "-o", output])
+        let result = try run(try #require(freshReleaseRender), [recipe, "-o", output])
         if result.status == 0 {
             let (lufs, peak) = try measureLoudness(try readAudio(output))
             #expect(abs(lufs - c.target) <= 0.5, "\(c): measured \(lufs) LUFS")

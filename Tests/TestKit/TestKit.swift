@@ -85,6 +85,21 @@ public let repositoryRoot: String = {
     return url.path
 }()
 
+/// The release `render` (`.build/release/render` under the repository), when it is at least as
+/// new as every file under `Sources/`; nil when it is missing or older. Tests that render minutes
+/// of audio (limiter passes, the golden files) use it: their DSP takes minutes a case in a debug
+/// build, seconds in release. `.ci/run` builds release before `swift test`.
+public let freshReleaseRender: String? = {
+    let path = repositoryRoot + "/.build/release/render"
+    guard let built = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date else { return nil }
+    let sources = FileManager.default.enumerator(atPath: repositoryRoot + "/Sources")?.allObjects as? [String] ?? []
+    for name in sources where name.hasSuffix(".swift") || name.hasSuffix(".c") || name.hasSuffix(".h") {
+        let date = (try? FileManager.default.attributesOfItem(atPath: repositoryRoot + "/Sources/" + name))?[.modificationDate] as? Date
+        if let date, date > built { return nil }
+    }
+    return path
+}()
+
 /// How a process ended and what it printed.
 public struct ProcessResult: CustomStringConvertible, Sendable {
     /// The exit status, or the signal number when `signaled`.
