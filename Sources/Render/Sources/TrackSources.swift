@@ -43,7 +43,7 @@ struct TrackSources {
                     }
                 kind = { .synth(NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: seed)) }
             case .file(let path):
-                do {
+                do throws(Diagnostic) {
                     guard let assets else {
                         throw Diagnostic(
                             "bed.file: no assets folder found above the recipe (use --assets DIR)",
@@ -60,9 +60,9 @@ struct TrackSources {
                             "bed.file: \(path): \(error.operation) failed: \(error.reason)",
                             at: recipe.location(of: "bed.file"), kind: error.kind)
                     }
-                } catch let error as Diagnostic {
+                } catch {
                     problems.append(error)
-                } catch {}
+                }
             }
         }
         self.bedKind = kind
