@@ -29,7 +29,7 @@ struct LoudnessPlan {
     /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
     /// so the limiter aims this far below and a plain gain must stay this far below.
     static let margin = 0.3
-    /// Gains tried under the limiter, at most.
+    /// Gains tried under the limiter, at most (the first an estimate).
     static let maximumTries = 6
 
     /// The encode pass's stages for this plan: the limiter (with the gain), or the gain alone.
@@ -72,26 +72,37 @@ struct LoudnessPlan {
         var previous: (gain: Double, loudness: Double)?
         var best: LoudnessPlan?
         var remeasured: Int64 = 0
+        // the first try is an estimate from every 4th stretch; the plan keeps exact tries only
+        var every = 4
         for _ in 0..<maximumTries {
             let gain = Float(Gain.linear(dB: gainDB))
             let applied = Gain.decibels(linear: Double(gain))
-            let (reached, frames) = try correction.loudness(gainDB: applied)
+            let (reached, frames, exact) = try correction.loudness(gainDB: applied, every: every)
             remeasured += frames
-            // the plan keeps a gain that was measured: the encode pass renders exactly this signal
-            let tried = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
-            if best == nil || abs(target - reached) < abs(target - best!.loudness) { best = tried }
+            every = 1
+            if exact {
+                // the plan keeps a gain that was measured: the encode pass renders exactly this signal
+                let tried = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
+                if best == nil || abs(target - reached) < abs(target - best!.loudness) { best = tried }
+            }
             let error = target - reached
-            if abs(error) < 0.05 || !reached.isFinite { break }
+            if exact && (abs(error) < 0.05 || !reached.isFinite) { break }
             var slope = 1.0
             if let previous, applied != previous.gain {
                 let rise = (reached - previous.loudness) / (applied - previous.gain)
                 // the limiter is saturated: more gain only squares the wave off, the level stays
                 // (the caller reports a target this mix cannot reach under its ceiling)
-                if error > 0, rise < 0.02 { break }
+                if exact, error > 0, rise < 0.02 { break }
                 slope = min(1, max(0.05, rise))
             }
             previous = (applied, reached)
-            gainDB = applied + min(24, error / slope)
+            if reached.isFinite { gainDB = applied + min(24, error / slope) }
+        }
+        if best == nil {
+            let gain = Float(Gain.linear(dB: gainDB))
+            let (reached, frames, _) = try correction.loudness(gainDB: Gain.decibels(linear: Double(gain)))
+            remeasured += frames
+            best = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
         }
         best!.remeasured = remeasured
         return best!
