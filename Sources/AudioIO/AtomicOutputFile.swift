@@ -136,6 +136,13 @@ public final class AtomicOutputFile {
         return SHA256Hasher.hex(hasher.finalize())
     }
 
+    /// Starts writing what is written so far to disk, without waiting: called while a long
+    /// track encodes, it spreads the writeback over the encode, and the fsync of `commit`
+    /// (which an hour of FLAC made wait about 3 s) finds little left. Best effort.
+    public static func startWriteback(fileDescriptor: Int32) {
+        _ = cadence_start_writeback(fileDescriptor)
+    }
+
     /// The file's size in bytes.
     public func size() -> Int64 {
         var info = stat()

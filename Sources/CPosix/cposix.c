@@ -64,3 +64,7 @@ void cadence_install_cleanup_handlers(void) {
     signal(SIGTERM, cleanup_and_reraise);
     signal(SIGHUP, cleanup_and_reraise);
 }
+
+int cadence_start_writeback(int fd) {
+    return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}

@@ -17,6 +17,10 @@ int cadence_link_tmpfile(int fd, const char *path);
 
 
 
+/// Starts writing `fd`'s dirty pages to disk without waiting (sync_file_range with
+/// SYNC_FILE_RANGE_WRITE), so that the fsync before the rename has little left to do.
+int cadence_start_writeback(int fd);
+
 /// Remembers a named temporary file to delete if SIGINT, SIGTERM or SIGHUP ends the process
 /// (only needed where O_TMPFILE is unavailable). Returns a slot, or -1 when all are taken.
 int cadence_register_temp(const char *path);

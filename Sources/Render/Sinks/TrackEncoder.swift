@@ -34,6 +34,9 @@ final class TrackEncoder {
     private let markers: [WAVMarkers.Point]
     private let fileDescriptor: Int32
     private let path: String
+    private var sinceWriteback = 0
+    /// Frames encoded between two writeback starts (about 22 s of 48 kHz audio).
+    static let writebackFrames = 1 << 20
 
     /// Opens the encoder for `format` on `fd`, with `metadata` in the file.
     init(
@@ -116,6 +119,11 @@ final class TrackEncoder {
                 let n = min(frames - done, Self.maximumFrames)
                 try encode(UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + n) * channels)]), frames: n, channels: channels)
                 done += n
+            }
+            sinceWriteback += frames
+            if sinceWriteback >= Self.writebackFrames {
+                sinceWriteback = 0
+                AtomicOutputFile.startWriteback(fileDescriptor: fileDescriptor)
             }
         }
     }

@@ -41,6 +41,8 @@ struct TrackFiles {
     func commit(_ file: AtomicOutputFile, encoded: EncodePass.Encoded, limited: Bool) throws -> RenderedTrack {
         let (loudness, peak) = (encoded.loudness, encoded.truePeak)
         var sheet = draft
+        // the disk takes the file's tail while it is hashed
+        AtomicOutputFile.startWriteback(fileDescriptor: file.fileDescriptor)
         sheet.audio.sha256 = try file.sha256()
         let bytes = file.size()
         sheet.audio.loudnessLUFS = loudness.isFinite ? CueSheetBuilder.round2(loudness) : nil
