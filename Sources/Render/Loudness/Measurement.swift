@@ -24,7 +24,7 @@ struct Measurement {
     /// The energy of the gating block that ends at hop `e` (hops e−4 ..< e), 0 for e < 4.
     var blockEnergies: [Double]
     /// A bound on the true peak of each hop (the last may be partial), linear: exact for
-    /// every hop within 12 dB of the track's peak (`SpanMeter.exactAbove`).
+    /// every hop within 6 dB of the track's peak (`SpanMeter.exactAbove`).
     var hopPeaks: [Float]
 
     /// Measures `sources`' mix, on two threads when `threads` > 1.
@@ -160,10 +160,11 @@ final class SpanMeter: Sink {
         return .more
     }
 
-    /// Hops whose true peak could be within 12 dB of the loudest so far are interpolated,
-    /// so their bound is exact: the limiter correction renders again only where a gain
-    /// that pushes the loudest peak up to 12 dB over the ceiling makes the limiter work.
-    static let exactAbove: Float = 0.25
+    /// Hops whose true peak could be within 6 dB of the loudest so far are interpolated, so
+    /// their bound is exact: the limiter correction renders again only where the limiter
+    /// works, as long as it takes at most 6 dB off the loudest peak (beyond, the other
+    /// hops' bounds are conservative: more is rendered again, the result is the same).
+    static let exactAbove: Float = 0.5
 
     /// The span's linear true peak (the last span flushes the filter's final instants).
     func finishPeak() -> Float {
