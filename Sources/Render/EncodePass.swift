@@ -30,7 +30,7 @@ struct EncodePass {
         let encoder = try TrackEncoder(
             format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
-            seed: TrackRenderer.word(seed, 1), serial: Int32(truncatingIfNeeded: TrackRenderer.word(seed, 2)), metadata: metadata)
+            seed: Seed.word(seed, 1), serial: Int32(truncatingIfNeeded: Seed.word(seed, 2)), metadata: metadata)
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: threads > 1)
         let columns = PeakColumnsSink(count: TrackRenderer.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil

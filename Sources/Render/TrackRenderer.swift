@@ -51,9 +51,9 @@ public final class TrackRenderer: @unchecked Sendable {
         // seeds follow the recipe's meaning, not its spacing or comments
         let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
         let sources = try TrackSources(
-            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, seed: Self.word(seed, 0), expected: expected)
+            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, seed: Seed.word(seed, 0), expected: expected)
         let contract = LoudnessContract(recipe: recipe, format: output.format)
-        return try Self.diagnosed(file: recipe.file) {
+        return try DiagnosticList.collecting(file: recipe.file) {
             let files = TrackFiles(recipe: recipe, timeline: timeline, sources: sources, output: output)
             let pass = EncodePass(recipe: recipe, sources: sources, output: output, metadata: files.metadata, seed: seed, threads: threads)
             let (channels, rate) = (recipe.output.channels, recipe.output.sampleRate)
@@ -89,28 +89,6 @@ public final class TrackRenderer: @unchecked Sendable {
         }
     }
 
-    /// Runs `body`, turning what it throws into the render's diagnostics.
-    private static func diagnosed<T>(file: String, _ body: () throws -> T) throws(DiagnosticList) -> T {
-        do {
-            return try body()
-        } catch let error as AudioError {
-            throw DiagnosticList([error.diagnostic])
-        } catch let error as DiagnosticList {
-            throw error
-        } catch let error as Diagnostic {
-            throw DiagnosticList([error])
-        } catch {
-            throw DiagnosticList([Diagnostic("\(error)", file: file, kind: .software)])
-        }
-    }
-
     /// Columns of the waveform picture.
     public static let pictureColumns = 600
-
-    /// 64 bits of a digest, for seeds.
-    static func word(_ digest: [UInt8], _ index: Int) -> UInt64 {
-        var w: UInt64 = 0
-        for k in 0..<8 { w = w << 8 | UInt64(digest[(index * 8 + k) % digest.count]) }
-        return w
-    }
 }
