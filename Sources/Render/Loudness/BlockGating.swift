@@ -13,26 +13,22 @@ enum BlockGating {
 
     /// Integrated loudness (LUFS) of blocks whose energies `energy(e)` gives for e in `blocks`; -inf when none passes.
     static func integrated(blocks: Range<Int>, energy: (Int) -> Double) -> Double {
-        var sum = 0.0
-        var count = 0
-        for e in blocks {
-            let x = energy(e)
-            if x >= absoluteGate {
-                sum += x
-                count += 1
+        /// The mean energy of the blocks at or over `gate`, and how many there are.
+        func mean(over gate: Double) -> (Double, Int) {
+            var sum = 0.0
+            var count = 0
+            for e in blocks {
+                let x = energy(e)
+                if x >= gate {
+                    sum += x
+                    count += 1
+                }
             }
+            return (count > 0 ? sum / Double(count) : 0, count)
         }
+        let (ungated, count) = mean(over: absoluteGate)
         guard count > 0 else { return -.infinity }
-        let relative = max(absoluteGate, sum / Double(count) * 0.1)
-        var gated = 0.0
-        var passed = 0
-        for e in blocks {
-            let x = energy(e)
-            if x >= relative {
-                gated += x
-                passed += 1
-            }
-        }
-        return passed > 0 ? loudness(energy: gated / Double(passed)) : -.infinity
+        let (gated, passed) = mean(over: max(absoluteGate, ungated * 0.1))
+        return passed > 0 ? loudness(energy: gated) : -.infinity
     }
 }

@@ -17,9 +17,9 @@ final class EncoderSink: Sink {
     private let worker: Worker?
     private var chunk: UnsafeMutablePointer<Float>?
     private var chunkFill = 0
-    private var finished = false
 
-    static let chunkFrames = 8 * Block.frames
+    /// Frames per chunk: what the encoder converts at once.
+    static let chunkFrames = TrackEncoder.maximumFrames
     static let depth = 4
 
     init(encoder: TrackEncoder, channels: Int, threaded: Bool) {
@@ -36,7 +36,7 @@ final class EncoderSink: Sink {
             return .more
         }
         guard let base = block.baseAddress else { return .more }
-        let capacity = Self.chunkFrames * channels
+        let capacity = worker.queue.chunkSamples
         var done = 0
         let count = frames * channels
         while done < count {
