@@ -129,14 +129,21 @@ public enum AudioDecoder {
     /// (a FLAC STREAMINFO can claim 2^36 frames in a few bytes). A header that does not
     /// say (`knownFrames` nil) passes; decoding then stops at the limit.
     public static func checkClaimedLength(of reader: SoundFileReader, sampleRate: Int, maximumFrames: Int64) throws(AudioError) {
-        guard let claimed = reader.knownFrames else { return }
+        try checkClaimedLength(reader.knownFrames, inputRate: reader.sampleRate, path: reader.path, sampleRate: sampleRate, maximumFrames: maximumFrames)
+    }
+
+    /// The same check on a header's facts: `claimed` frames at `inputRate` (nil: not said).
+    public static func checkClaimedLength(
+        _ claimed: Int64?, inputRate: Int, path: String, sampleRate: Int, maximumFrames: Int64
+    ) throws(AudioError) {
+        guard let claimed else { return }
         // in floating point: 2^63 frames × 384000 Hz must not overflow
-        let converted = Double(claimed) * Double(sampleRate) / Double(reader.sampleRate)
+        let converted = Double(claimed) * Double(sampleRate) / Double(inputRate)
         guard converted <= Double(maximumFrames) else {
             throw AudioError(
-                file: reader.path, operation: "open",
+                file: path, operation: "open",
                 reason:
-                    "the header claims \(duration(claimed, rate: reader.sampleRate)) of audio (\(claimed) frames at \(reader.sampleRate) Hz), longer than the limit of \(duration(maximumFrames, rate: sampleRate))",
+                    "the header claims \(duration(claimed, rate: inputRate)) of audio (\(claimed) frames at \(inputRate) Hz), longer than the limit of \(duration(maximumFrames, rate: sampleRate))",
                 kind: .data)
         }
     }

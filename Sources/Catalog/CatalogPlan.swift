@@ -50,6 +50,7 @@ public struct CatalogPlan: Sendable {
                 plan.failures.append((file, error.diagnostics))
             }
         }
+        let headers = AssetHeaders()
         var byID: [String: [String]] = [:]
         for (file, recipe) in loaded { byID[recipe.id, default: []].append(file) }
         for (file, recipe) in loaded {
@@ -73,7 +74,7 @@ public struct CatalogPlan: Sendable {
                 continue
             }
             do {
-                let used = try TrackRenderer.check(recipe: recipe, assets: assets)
+                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers)
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
                 let audio = TrackFileNames.audio(recipe.id, format)

@@ -224,6 +224,27 @@ struct HostileInputTests {
         }
     }
 
+    @Test("--check opens each version of an asset once: 40 recipes over one bed open it once; the bed cut short between two recipes is opened again and refused")
+    func headersKeptPerVersion() throws {
+        let folder = try TempFolder("headers")
+        let bed = folder.file("assets/bed.wav")
+        try Fixture.writeSound(bed, Fixture.sine(frequency: 300, amplitudes: [0.2], sampleRate: Self.rate, frames: 2 * Self.rate),
+                               sampleRate: Self.rate, channels: 1, format: .wav16)
+        let recipe = try TrackRenderer.load(recipePath: try folder.write(Self.recipe(bed: "bed.wav"), to: "r.yml"))
+        let headers = AssetHeaders()
+        for _ in 0..<40 { try TrackRenderer.check(recipe: recipe, assets: nil, headers: headers) }
+        #expect(headers.opened == 1)
+        // the same path, rewritten with half a second: another size and status-change time
+        try Fixture.writeSound(bed, [Float](repeating: 0.1, count: Self.rate / 2), sampleRate: Self.rate, channels: 1, format: .wav16)
+        do {
+            try TrackRenderer.check(recipe: recipe, assets: nil, headers: headers)
+            Issue.record("a bed cut to 0.5 s passed --check from a kept header")
+        } catch {
+            #expect(error.diagnostics.map(\.message).joined().contains("at least 1 s"), "\(error.diagnostics)")
+        }
+        #expect(headers.opened == 2)
+    }
+
     @Test("--check finds what the header tells: a cue file over 60 s, a bed rate libsamplerate cannot convert")
     func headerChecks() throws {
         let folder = try TempFolder("header")

@@ -7,9 +7,10 @@ import Timeline
 extension TrackRenderer {
     /// Checks a loaded recipe without rendering: its timeline, and every asset it names
     /// (found inside the assets folder, and readable as sound by libsndfile).
-    /// Returns the asset files it uses, resolved.
+    /// Returns the asset files it uses, resolved. `headers` keeps what opening each file
+    /// told, for the next recipe that names the same version of it.
     @discardableResult
-    public static func check(recipe: Recipe, assets override: String?) throws(DiagnosticList) -> [String] {
+    public static func check(recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders()) throws(DiagnosticList) -> [String] {
         var problems: [Diagnostic] = []
         do { _ = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
         var used: [String] = []
@@ -24,8 +25,8 @@ extension TrackRenderer {
             do {
                 let resolved = try folder.resolve(path, key: key, in: recipe)
                 do {
-                    let reader = try SoundFileReader(path: resolved)
-                    try Self.checkHeader(of: reader, key: key, outputRate: recipe.output.sampleRate)
+                    let header = try headers.header(of: resolved)
+                    try Self.checkHeader(of: header, path: resolved, key: key, outputRate: recipe.output.sampleRate)
                     used.append(resolved)
                 } catch {
                     problems.append(Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
@@ -42,13 +43,14 @@ extension TrackRenderer {
     /// What an asset's header already tells, so that `--check` finds it without decoding:
     /// a rate libsamplerate cannot convert to the output's, a cue file over its 60 s, a bed
     /// shorter than `PreparedBed.minimumSeconds`. The renderer checks the same while decoding.
-    static func checkHeader(of reader: SoundFileReader, key: String, outputRate: Int) throws(AudioError) {
-        try SampleRateConverter.checkRatio(inputRate: reader.sampleRate, outputRate: outputRate, name: reader.path)
+    static func checkHeader(of header: AssetHeaders.Header, path: String, key: String, outputRate: Int) throws(AudioError) {
+        try SampleRateConverter.checkRatio(inputRate: header.sampleRate, outputRate: outputRate, name: path)
         if key == "bed.file" {
-            if let frames = reader.knownFrames { try PreparedBed.checkLength(frames: frames, rate: reader.sampleRate, path: reader.path) }
+            if let frames = header.knownFrames { try PreparedBed.checkLength(frames: frames, rate: header.sampleRate, path: path) }
         } else {
             let limit = Int64(CueSounds.maximumFileSeconds) * Int64(outputRate)
-            try AudioDecoder.checkClaimedLength(of: reader, sampleRate: outputRate, maximumFrames: limit)
+            try AudioDecoder.checkClaimedLength(
+                header.knownFrames, inputRate: header.sampleRate, path: path, sampleRate: outputRate, maximumFrames: limit)
         }
     }
 }
