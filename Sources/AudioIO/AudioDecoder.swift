@@ -33,6 +33,11 @@ public enum AudioDecoder {
         }
         try checkClaimedLength(of: reader, sampleRate: sampleRate, maximumFrames: maximumFrames)
         var sourcePosition: Int64 = 0
+        // a piece that starts part-way seeks there when that is exact, instead of decoding up to it
+        if let start = input?.lowerBound, start > 0, reader.seeksExactly {
+            guard reader.seek(to: start) else { return 0 }
+            sourcePosition = start
+        }
         let source = reader.channels
         let work = source == 1 ? 1 : channels
         let converter =

@@ -91,6 +91,7 @@ public final class SoundFileReader {
         }
         self.handle = handle
         self.descriptor = descriptor
+        self.format = info.format
         self.sampleRate = Int(info.samplerate)
         self.channels = Int(info.channels)
         self.frames = Int64(info.frames)
@@ -126,6 +127,35 @@ public final class SoundFileReader {
                     "the Ogg file holds \(streams) logical streams (chained or multiplexed recordings), and libsndfile decodes only the first; join them into one stream (e.g. re-encode the whole file) or split them into separate files",
                 kind: .data)
         }
+    }
+
+    /// libsndfile's container and codec (`SF_INFO.format`).
+    private let format: Int32
+
+    /// Whether `seek(to:)` lands on the very frame asked for, as reading up to it would:
+    /// PCM containers and FLAC (computed or indexed positions), Ogg Vorbis (libsndfile
+    /// bisects the pages, then decodes from the one before). MP3 and Opus are read through.
+    public var seeksExactly: Bool {
+        switch format & Int32(SF_FORMAT_TYPEMASK) {
+        case Int32(SF_FORMAT_WAV), Int32(SF_FORMAT_W64), Int32(SF_FORMAT_RF64), Int32(SF_FORMAT_AIFF), Int32(SF_FORMAT_FLAC):
+            return true
+        case Int32(SF_FORMAT_OGG):
+            return format & Int32(SF_FORMAT_SUBMASK) == Int32(SF_FORMAT_VORBIS)
+        default:
+            return false
+        }
+    }
+
+    /// Moves to `frame` (`sf_seek`); false when libsndfile cannot (past the end of a file
+    /// that holds less than its header claims): nothing more is read then.
+    public func seek(to frame: Int64) -> Bool {
+        guard let handle else { return false }
+        guard sf_seek(handle, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
+            close()
+            return false
+        }
+        position = frame
+        return true
     }
 
     /// The file as it was opened: a decoder compares it with `checkUnchanged()` at the end.
