@@ -26,10 +26,17 @@ struct LimitedLoudness {
     /// Regions this many hops apart or closer are rendered as one.
     static let joinHops: Int64 = 20
 
-    /// A stretch of the track rendered again: from `start` (a hop) to where the limiter is idle after `lastHop`.
+    /// Hops of a stretch an estimate renders, at most: a region the limiter holds for
+    /// minutes (a noise bed) is cut into stretches this long, so that an estimate can
+    /// render every 4th of them.
+    static let stretchHops: Int64 = 200
+
+    /// A stretch of the track rendered again: from `start` (a hop) to where the limiter is
+    /// idle after `lastHop`, or to the end of hop `stopHop` (a stretch cut from a longer region).
     struct Region {
         var start: Int64
         var lastHop: Int64
+        var stopHop: Int64? = nil
     }
 
     /// Integrated loudness (LUFS) at `gainDB`, the frames re-rendered to know it, and whether it is exact.
@@ -40,7 +47,7 @@ struct LimitedLoudness {
     func loudness(gainDB: Double, every: Int = 1) throws(AudioError) -> (loudness: Double, remeasured: Int64, exact: Bool) {
         let gain = Float(Gain.linear(dB: gainDB))
         let squared = Double(gain) * Double(gain)
-        let all = regions(gain: gain)
+        let all = every > 1 ? stretches(regions(gain: gain)) : regions(gain: gain)
         let step = every > 1 && all.count >= 4 * every ? every : 1
         let regions = stride(from: 0, to: all.count, by: step).map { all[$0] }
         var results = [Result<[(Int, Double)], AudioError>](repeating: .success([]), count: regions.count)
@@ -100,6 +107,26 @@ struct LimitedLoudness {
         return regions
     }
 
+    /// `regions` with every one longer than `stretchHops` cut into stretches of that many
+    /// hops, each rendered from its own lead-in and stopped at its end but the last
+    /// (a mix that must start at frame 0 keeps its regions whole).
+    func stretches(_ regions: [Region]) -> [Region] {
+        guard sources.canStartAnywhere else { return regions }
+        var cut: [Region] = []
+        for region in regions {
+            var start = region.start
+            var first = region.start + 1 + Self.leadHops
+            while region.lastHop - first + 1 > Self.stretchHops {
+                let last = first + Self.stretchHops - 1
+                cut.append(Region(start: start, lastHop: last, stopHop: last))
+                first = last + 1
+                start = max(0, first - 1 - Self.leadHops)
+            }
+            cut.append(Region(start: start, lastHop: region.lastHop))
+        }
+        return cut
+    }
+
     /// Renders `region` through gain and limiter; returns (end hop, energy) of the gating
     /// blocks from its warm-up on until the limiter has been idle for a whole block.
     private func measure(_ region: Region, gain: Float) throws(AudioError) -> [(Int, Double)] {
@@ -107,18 +134,20 @@ struct LimitedLoudness {
         var mix = try sources.makeMix(from: region.start * hop, to: sources.totalFrames)
         let limiter = LimiterStage(gain: gain, ceiling: ceiling, channels: channels, sampleRate: sampleRate)
         let meter = try RegionMeter(
-            start: region.start * hop, after: (region.lastHop + 2) * hop, hop: hop, channels: channels, sampleRate: sampleRate,
-            isIdle: { limiter.isIdle })
+            start: region.start * hop, after: (region.lastHop + 2) * hop, stop: region.stopHop.map { ($0 + 1) * hop }, hop: hop,
+            channels: channels, sampleRate: sampleRate, isIdle: { limiter.isIdle })
         try Driver.run(&mix, channels: channels, through: [limiter], into: [meter])
         return meter.energies
     }
 }
 
-/// Meters a re-rendered region hop by hop; stops 4 hops after the limiter is idle past `after`.
+/// Meters a re-rendered region hop by hop; stops 4 hops after the limiter is idle past
+/// `after`, or at `stop` when given.
 private final class RegionMeter: Sink {
     private let meter: LoudnessMeter
     private let start: Int64
     private let after: Int64
+    private let stop: Int64?
     private let hop: Int64
     private let channels: Int
     private let isIdle: () -> Bool
@@ -126,10 +155,13 @@ private final class RegionMeter: Sink {
     private var stopAt: Int64?
     private(set) var energies: [(Int, Double)] = []
 
-    init(start: Int64, after: Int64, hop: Int64, channels: Int, sampleRate: Int, isIdle: @escaping () -> Bool) throws(AudioError) {
+    init(
+        start: Int64, after: Int64, stop: Int64?, hop: Int64, channels: Int, sampleRate: Int, isIdle: @escaping () -> Bool
+    ) throws(AudioError) {
         meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
         self.start = start
         self.after = after
+        self.stop = stop
         self.hop = hop
         self.channels = channels
         self.isIdle = isIdle
@@ -149,6 +181,7 @@ private final class RegionMeter: Sink {
                 // blocks that begin 200 ms after the meter started, where the K-filter has
                 // settled (from the track's start, every block: pass 1 started there too)
                 if position >= 4 * hop && (start == 0 || position - 4 * hop >= start + 2 * hop) { energies.append((e, meter.momentaryEnergy())) }
+                if let stop, position >= stop { return .stop }
                 if stopAt == nil, position >= after, isIdle() { stopAt = position + 4 * hop }
                 if let stopAt, position >= stopAt { return .stop }
             }

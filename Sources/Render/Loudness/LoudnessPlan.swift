@@ -9,7 +9,9 @@ import DSP
 /// ceiling, the look-ahead limiter runs in the encode pass; it takes back a little
 /// loudness, so the gain is corrected until the limited mix is within 0.05 LU of the
 /// target, each try measured by `LimitedLoudness` (pass 1's blocks, and the few the
-/// limiter touches rendered again), never by another whole pass.
+/// limiter touches rendered again), never by another whole pass. The search first aims
+/// with estimates (every 4th stretch rendered, a quarter of the cost), then measures
+/// exactly: a bed the limiter holds for minutes costs 2 exact tries instead of 4.
 struct LoudnessPlan {
     /// Linear gain, applied before the limiter.
     var gain: Float
@@ -29,8 +31,11 @@ struct LoudnessPlan {
     /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
     /// so the limiter aims this far below and a plain gain must stay this far below.
     static let margin = 0.3
-    /// Gains tried under the limiter, at most (the first an estimate).
-    static let maximumTries = 6
+    /// Gains tried under the limiter, at most, and how many of them may be estimates.
+    static let maximumTries = 8
+    static let maximumEstimates = 4
+    /// How close to the target the limited loudness must come (LU): the spec allows 0.5.
+    static let searchTolerance = 0.05
 
     /// The encode pass's stages for this plan: the limiter (with the gain), or the gain alone.
     func stages(channels: Int, sampleRate: Int) -> [any Stage] {
@@ -69,33 +74,44 @@ struct LoudnessPlan {
         // of it), so the gain is corrected by the secant through the last two tries rather
         // than by the plain error.
         let correction = limited(limiterCeiling)
-        var previous: (gain: Double, loudness: Double)?
+        var previous: (gain: Double, loudness: Double, exact: Bool)?
+        // the slope the estimates found: the first exact try's correction follows it
+        var estimatedSlope: Double?
         var best: LoudnessPlan?
         var remeasured: Int64 = 0
-        // the first try is an estimate from every 4th stretch; the plan keeps exact tries only
-        var every = 4
+        // the search runs on estimates from every 4th stretch until they agree with the
+        // target, then on exact tries; the plan keeps exact tries only
+        var estimates = 0
         for _ in 0..<maximumTries {
             let gain = Float(Gain.linear(dB: gainDB))
             let applied = Gain.decibels(linear: Double(gain))
-            let (reached, frames, exact) = try correction.loudness(gainDB: applied, every: every)
+            let (reached, frames, exact) = try correction.loudness(gainDB: applied, every: estimates < maximumEstimates ? 4 : 1)
             remeasured += frames
-            every = 1
             if exact {
                 // the plan keeps a gain that was measured: the encode pass renders exactly this signal
                 let tried = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
                 if best == nil || abs(target - reached) < abs(target - best!.loudness) { best = tried }
+            } else {
+                estimates += 1
             }
             let error = target - reached
-            if exact && (abs(error) < 0.05 || !reached.isFinite) { break }
-            var slope = 1.0
-            if let previous, applied != previous.gain {
+            if exact && (abs(error) < searchTolerance || !reached.isFinite) { break }
+            var slope = estimatedSlope ?? 1
+            if let previous, previous.exact == exact, applied != previous.gain {
                 let rise = (reached - previous.loudness) / (applied - previous.gain)
                 // the limiter is saturated: more gain only squares the wave off, the level stays
                 // (the caller reports a target this mix cannot reach under its ceiling)
                 if exact, error > 0, rise < 0.02 { break }
                 slope = min(1, max(0.05, rise))
+                if !exact { estimatedSlope = slope }
             }
-            previous = (applied, reached)
+            previous = (applied, reached, exact)
+            // an estimate within the tolerance cannot aim better than that (estimates stray by
+            // up to about 0.1 LU): the next try is exact, at its gain
+            if !exact && abs(error) < searchTolerance {
+                estimates = maximumEstimates
+                continue
+            }
             if reached.isFinite { gainDB = applied + min(24, error / slope) }
         }
         if best == nil {
