@@ -36,6 +36,10 @@ struct LoudnessPlan {
     static let maximumEstimates = 4
     /// How close to the target the limited loudness must come (LU): the spec allows 0.5.
     static let searchTolerance = 0.05
+    /// An estimate this close to the target (LU) hands over to exact tries: estimates stray
+    /// by up to about 0.1 LU, so a closer one cannot aim the next gain much better than an
+    /// exact try, which is what the plan needs anyway.
+    static let estimateReach = 0.25
 
     /// The encode pass's stages for this plan: the limiter (with the gain), or the gain alone.
     func stages(channels: Int, sampleRate: Int) -> [any Stage] {
@@ -106,12 +110,11 @@ struct LoudnessPlan {
                 if !exact { estimatedSlope = slope }
             }
             previous = (applied, reached, exact)
-            // an estimate within the tolerance cannot aim better than that (estimates stray by
-            // up to about 0.1 LU): the next try is exact, at its gain
-            if !exact && abs(error) < searchTolerance {
-                estimates = maximumEstimates
-                continue
-            }
+            // estimates stray by up to about 0.1 LU: one within `estimateReach` has done its work
+            // (the next try is exact), and one within the tolerance cannot aim better (the
+            // exact try is made at its gain)
+            if !exact && abs(error) < estimateReach { estimates = maximumEstimates }
+            if !exact && abs(error) < searchTolerance { continue }
             if reached.isFinite { gainDB = applied + min(24, error / slope) }
         }
         if best == nil {
