@@ -6,7 +6,10 @@
 #
 #   address    `swift test --sanitize=address`, the whole suite but the suites that only
 #              drive the release binary (golden files, the loudness matrix: nothing of
-#              theirs is sanitized), with LeakSanitizer; our C (Sources/CPosix) is also
+#              theirs is sanitized) and those whose time goes to processes rather than
+#              code (killing catalog renders, the preview checker's timeouts, the folder
+#              scan and the bad-input corpus through the binary, the starter catalog:
+#              the code they reach runs in-process in other suites), with LeakSanitizer; our C (Sources/CPosix) is also
 #              built with -fsanitize=undefined in the same build (the ASan runtime holds
 #              UBSan's handlers), so one build checks both.
 #              The suppressions in .ci/lsan-suppressions.txt are leaks inside the
@@ -34,6 +37,8 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=86"
 export SWIFT_BACKTRACE="enable=no"
 
+address_skip='GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests'
+
 ubsan_runtime() {
   local lib
   lib=$(ls "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"/lib/clang/*/lib/linux/libclang_rt.ubsan_standalone-x86_64.a 2>/dev/null | head -1)
@@ -51,7 +56,7 @@ for kind in "${kinds[@]}"; do
     *) echo "usage: $0 [address] [undefined] [thread]" >&2; exit 64 ;;
   esac
   case "$kind" in
-    address) filter=(--skip 'GoldenTests|HostileInputTests.loudnessTarget') ;;
+    address) filter=(--skip "$address_skip") ;;
     undefined) filter=(--filter 'AtomicOutputTests|ConcurrentOutputTests|FaultTests|InterruptTests|BedSplitTests|BedResamplingTests|LoopSeamTests') ;;
     thread) filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests') ;;
   esac
