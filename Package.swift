@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CVorbis", pkgConfig: "vorbisenc", providers: [.apt(["libvorbis-dev", "libogg-dev"])]),
         /// libFLAC: FLAC encoding with our own metadata (Vorbis comments with chapters, a seek table).
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
+        // libavformat + libavcodec + libavutil: AAC and ALAC in M4A (the ipod muxer)
+        .systemLibrary(name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         /// libcrypto (OpenSSL): SHA-256 of files and recipes.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// O_TMPFILE and linkat, which Swift's Glibc module does not import.
@@ -43,7 +45,7 @@ let package = Package(
         /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
         .target(name: "DSP", dependencies: ["AudioCore"]),
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
-        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CCrypto", "CPosix"]),
+        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CCrypto", "CPosix"]),
         /// The render core: Sources (bed, cues, mix) → Stages (gain, limiter) → Sinks (encoder, meters), driven by Pipeline; Loudness; the Track story.
         .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars"]),
 
@@ -95,7 +97,7 @@ let package = Package(
         .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
-        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore"]),
+        .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         .testTarget(
             name: "RenderTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),

@@ -1,0 +1,364 @@
+import AudioCore
+import CAV
+import Glibc
+
+/// Writes AAC-LC or Apple Lossless in an M4A file with libavcodec's native encoders and
+/// libavformat's `ipod` muxer, on a descriptor the caller owns (`AtomicOutputFile`).
+///
+/// Exact timing: AAC starts with the encoder's delay (`initial_padding`, 1024 frames for
+/// the native encoder) and ends padded to a whole packet. The muxer hides both with an
+/// MP4 edit list: its media time skips the delay (the first packet's timestamp is
+/// −1024), and its duration is `frames`, exact because the movie timescale is set to
+/// the sample rate (the default, 1000, rounds it up to a millisecond). A player that
+/// honours the edit list (AVFoundation, ffmpeg) puts frame 0 at time 0.
+///
+/// The same input gives the same bytes: `AVFMT_FLAG_BITEXACT` and
+/// `AV_CODEC_FLAG_BITEXACT` (no encoder version string), no creation time. The `moov`
+/// box is moved before the audio (`+faststart`), so a player can start an on-demand
+/// track before the whole file has arrived.
+public final class M4AWriter {
+    /// What goes in the file.
+    public enum Codec: Sendable, Equatable {
+        /// AAC-LC at this many bits per second.
+        case aac(bitrate: Int)
+        /// Apple Lossless, 16 or 24 bits.
+        case alac(bitDepth: Int)
+    }
+
+    /// A chapter: its title and first frame (it lasts until the next one, the last until the end).
+    public struct Chapter: Sendable, Equatable {
+        public var title: String
+        public var start: Int64
+        public init(title: String, start: Int64) {
+            self.title = title
+            self.start = start
+        }
+    }
+
+    /// The sample rates the AAC encoder takes (its sampling-frequency table).
+    public static let aacSampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+    /// Bit rates a recipe may ask for, bits per second.
+    public static let bitrateRange = 32_000...320_000
+
+    public let path: String
+    public let codec: Codec
+    public let channels: Int
+    public let sampleRate: Int
+    private let muxer: Muxer
+    private let encoder: Encoder
+    private let frame: Frame
+    private let packet: Packet
+    /// Frames given to the encoder so far (the next frame's timestamp).
+    private var sent: Int64 = 0
+    /// Frames waiting in `frame` for a whole packet's worth.
+    private var pending = 0
+    private var finished = false
+
+    /// The frames of encoder delay before the first input frame (AAC: 1024; ALAC: 0).
+    public var delay: Int { Int(encoder.context.pointee.initial_padding) }
+
+    /// Opens the encoder and writes the header. `metadata`: iTunes tags by libavformat name
+    /// (`title`, `album`, `comment`); `chapters` become the QuickTime chapter track.
+    public init(
+        fileDescriptor: Int32, path: String, codec: Codec, sampleRate: Int, channels: Int, totalFrames: Int64,
+        metadata: [(String, String)] = [], chapters: [Chapter] = []
+    ) throws(AudioError) {
+        self.path = path
+        self.codec = codec
+        self.channels = channels
+        self.sampleRate = sampleRate
+        if case .aac(let bitrate) = codec {
+            guard Self.aacSampleRates.contains(sampleRate) else {
+                throw AudioError(
+                    file: path, operation: "open",
+                    reason: "AAC cannot be written at \(sampleRate) Hz (it takes \(Self.aacSampleRates.sorted().map(String.init).joined(separator: ", ")) Hz)",
+                    kind: .data)
+            }
+            guard Self.bitrateRange.contains(bitrate) else {
+                throw AudioError(file: path, operation: "open", reason: "bit rate \(bitrate) is outside 32k–320k", kind: .data)
+            }
+        }
+        if case .alac(let depth) = codec, depth != 16 && depth != 24 {
+            throw AudioError(file: path, operation: "open", reason: "Apple Lossless takes 16 or 24 bits, not \(depth)", kind: .data)
+        }
+        muxer = try Muxer(fileDescriptor: fileDescriptor, path: path)
+        encoder = try Encoder(codec: codec, sampleRate: sampleRate, channels: channels, path: path, globalHeader: muxer.wantsGlobalHeader)
+        try muxer.addStream(encoder: encoder, sampleRate: sampleRate)
+        try muxer.setMetadata(metadata)
+        try muxer.setChapters(chapters, sampleRate: sampleRate, totalFrames: totalFrames)
+        try muxer.writeHeader(sampleRate: sampleRate)
+        frame = try Frame(encoder: encoder, path: path)
+        packet = try Packet(path: path)
+    }
+
+    /// Encodes `frames` interleaved float frames (AAC only; ±1.0 is full scale).
+    public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
+        guard case .aac = codec else { throw misuse("float samples go to AAC only") }
+        try feed(frames: frames) { plane, channel, from, to, count in
+            let out = plane.assumingMemoryBound(to: Float.self)
+            for i in 0..<count { out[to + i] = samples[(from + i) * channels + channel] }
+        }
+    }
+
+    /// Encodes `frames` interleaved, right-justified integer frames (ALAC only).
+    public func write(_ samples: UnsafeBufferPointer<Int32>, frames: Int) throws(AudioError) {
+        guard case .alac(let depth) = codec else { throw misuse("integer samples go to Apple Lossless only") }
+        try feed(frames: frames) { plane, channel, from, to, count in
+            if depth == 16 {
+                let out = plane.assumingMemoryBound(to: Int16.self)
+                for i in 0..<count { out[to + i] = Int16(truncatingIfNeeded: samples[(from + i) * channels + channel]) }
+            } else {
+                // the encoder reads 24-bit samples from the top of 32 (`AV_SAMPLE_FMT_S32P`)
+                let out = plane.assumingMemoryBound(to: Int32.self)
+                for i in 0..<count { out[to + i] = samples[(from + i) * channels + channel] << 8 }
+            }
+        }
+    }
+
+    /// Encodes what is left, drains the encoder and writes the trailer (the `moov` box,
+    /// moved to the front); throws if any of it fails. Without it the file is not an M4A.
+    public func finish() throws(AudioError) {
+        guard !finished else { return }
+        finished = true
+        if pending > 0 { try sendFrame() }
+        try LibAV.check(avcodec_send_frame(encoder.context, nil), path: path, "avcodec_send_frame")
+        try drain()
+        try muxer.finish()
+    }
+
+    // MARK: - Feeding the encoder
+
+    /// Copies `frames` frames into the frame's planes, `copy(plane, channel, source frame,
+    /// plane index, count)`, sending each full frame.
+    private func feed(
+        frames: Int, copy: (UnsafeMutableRawPointer, Int, Int, Int, Int) -> Void
+    ) throws(AudioError) {
+        guard !finished else { throw misuse("the writer is already finished") }
+        let size = encoder.frameSize
+        var done = 0
+        while done < frames {
+            if pending == 0 { try LibAV.check(av_frame_make_writable(frame.frame), path: path, "av_frame_make_writable") }
+            let n = min(frames - done, size - pending)
+            for c in 0..<channels { copy(frame.frame.pointee.extended_data[c]!, c, done, pending, n) }
+            pending += n
+            done += n
+            if pending == size { try sendFrame() }
+        }
+    }
+
+    private func sendFrame() throws(AudioError) {
+        frame.frame.pointee.nb_samples = Int32(pending)
+        frame.frame.pointee.pts = sent
+        sent += Int64(pending)
+        pending = 0
+        try LibAV.check(avcodec_send_frame(encoder.context, frame.frame), path: path, "avcodec_send_frame")
+        try drain()
+    }
+
+    /// Moves every packet the encoder has ready into the muxer.
+    private func drain() throws(AudioError) {
+        while true {
+            let status = avcodec_receive_packet(encoder.context, packet.packet)
+            if status == cadence_averror(EAGAIN) || status == cadence_averror_eof() { return }
+            try LibAV.check(status, path: path, "avcodec_receive_packet")
+            try muxer.write(packet.packet, from: encoder.context.pointee.time_base)
+        }
+    }
+
+    private func misuse(_ why: String) -> AudioError {
+        AudioError(file: path, operation: "M4A write", reason: why, kind: .software)
+    }
+}
+
+// MARK: - One owner per libav context
+
+/// The `AVFormatContext` of the `ipod` muxer and the `AVIOContext` it writes through.
+private final class Muxer {
+    let path: String
+    let context: UnsafeMutablePointer<AVFormatContext>
+    private let io: DescriptorIO
+    private var stream: UnsafeMutablePointer<AVStream>?
+    private var headerWritten = false
+    private var trailerWritten = false
+
+    init(fileDescriptor: Int32, path: String) throws(AudioError) {
+        self.path = path
+        var made: UnsafeMutablePointer<AVFormatContext>?
+        try LibAV.check(avformat_alloc_output_context2(&made, nil, "ipod", nil), path: path, "avformat_alloc_output_context2")
+        guard let made else { throw AudioError(file: path, operation: "avformat_alloc_output_context2", reason: "no context", kind: .software) }
+        context = made
+        io = DescriptorIO(descriptor: fileDescriptor)
+        guard let pb = io.makeContext(writable: true) else {
+            avformat_free_context(made)
+            throw AudioError(file: path, operation: "avio_alloc_context", reason: "out of memory", kind: .software)
+        }
+        context.pointee.pb = pb
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO | AVFMT_FLAG_BITEXACT
+        // +faststart reads the file back through a second context on the same descriptor
+        context.pointee.opaque = Unmanaged.passUnretained(io).toOpaque()
+        context.pointee.io_open = { format, pb, _, flags, _ in
+            guard let format, let pb, let opaque = format.pointee.opaque else { return cadence_averror(EINVAL) }
+            let main = Unmanaged<DescriptorIO>.fromOpaque(opaque).takeUnretainedValue()
+            guard let reader = DescriptorIO(descriptor: main.descriptor).makeContext(writable: flags & AVIO_FLAG_WRITE != 0) else {
+                return cadence_averror(ENOMEM)
+            }
+            pb.pointee = reader
+            return 0
+        }
+        context.pointee.io_close2 = { _, pb in
+            DescriptorIO.close(pb)
+            return 0
+        }
+    }
+
+    deinit {
+        DescriptorIO.close(context.pointee.pb)
+        context.pointee.pb = nil
+        avformat_free_context(context)
+    }
+
+    var wantsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    func addStream(encoder: Encoder, sampleRate: Int) throws(AudioError) {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw AudioError(file: path, operation: "avformat_new_stream", reason: "out of memory", kind: .software)
+        }
+        try LibAV.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), path: path, "avcodec_parameters_from_context")
+        stream.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        self.stream = stream
+    }
+
+    func setMetadata(_ tags: [(String, String)]) throws(AudioError) {
+        for (key, value) in tags {
+            try LibAV.check(av_dict_set(&context.pointee.metadata, key, value, 0), path: path, "av_dict_set")
+        }
+    }
+
+    /// Chapters in frames (time base 1/rate): each until the next, the last until `totalFrames`.
+    func setChapters(_ chapters: [M4AWriter.Chapter], sampleRate: Int, totalFrames: Int64) throws(AudioError) {
+        guard !chapters.isEmpty else { return }
+        guard let list = av_calloc(chapters.count, MemoryLayout<UnsafeMutablePointer<AVChapter>?>.stride) else {
+            throw AudioError(file: path, operation: "av_calloc", reason: "out of memory", kind: .software)
+        }
+        let slots = list.assumingMemoryBound(to: UnsafeMutablePointer<AVChapter>?.self)
+        // avformat_free_context frees the list, each chapter and its metadata
+        context.pointee.chapters = slots
+        for (k, chapter) in chapters.enumerated() {
+            guard let raw = av_mallocz(MemoryLayout<AVChapter>.size) else {
+                throw AudioError(file: path, operation: "av_mallocz", reason: "out of memory", kind: .software)
+            }
+            let item = raw.assumingMemoryBound(to: AVChapter.self)
+            item.pointee.id = Int64(k + 1)
+            item.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+            item.pointee.start = chapter.start
+            item.pointee.end = k + 1 < chapters.count ? chapters[k + 1].start : totalFrames
+            slots[k] = item
+            context.pointee.nb_chapters = UInt32(k + 1)
+            try LibAV.check(av_dict_set(&item.pointee.metadata, "title", chapter.title, 0), path: path, "av_dict_set")
+        }
+    }
+
+    func writeHeader(sampleRate: Int) throws(AudioError) {
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        // the edit list's duration in frames, not rounded up to a millisecond
+        av_dict_set(&options, "movie_timescale", "\(sampleRate)", 0)
+        av_dict_set(&options, "movflags", "+faststart", 0)
+        try LibAV.check(avformat_write_header(context, &options), path: path, "avformat_write_header")
+        headerWritten = true
+    }
+
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational) throws(AudioError) {
+        guard let stream else { return }
+        av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
+        packet.pointee.stream_index = stream.pointee.index
+        try LibAV.check(av_interleaved_write_frame(context, packet), path: path, "av_interleaved_write_frame")
+    }
+
+    func finish() throws(AudioError) {
+        guard headerWritten, !trailerWritten else { return }
+        trailerWritten = true
+        try LibAV.check(av_write_trailer(context), path: path, "av_write_trailer")
+        avio_flush(context.pointee.pb)
+        let status = context.pointee.pb.pointee.error
+        if status < 0 { throw LibAV.error(status, path: path, operation: "avio_flush") }
+    }
+}
+
+/// The `AVCodecContext` of the native `aac` or `alac` encoder, opened.
+private final class Encoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    /// Frames per packet (AAC 1024, ALAC 4096).
+    let frameSize: Int
+
+    init(codec: M4AWriter.Codec, sampleRate: Int, channels: Int, path: String, globalHeader: Bool) throws(AudioError) {
+        let id: AVCodecID
+        let format: AVSampleFormat
+        switch codec {
+        case .aac: (id, format) = (AV_CODEC_ID_AAC, AV_SAMPLE_FMT_FLTP)
+        case .alac(let depth): (id, format) = (AV_CODEC_ID_ALAC, depth == 16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_S32P)
+        }
+        guard let found = avcodec_find_encoder(id), let context = avcodec_alloc_context3(found) else {
+            throw AudioError(file: path, operation: "avcodec_find_encoder", reason: "this libavcodec has no \(codec) encoder", kind: .software)
+        }
+        self.context = context
+        context.pointee.sample_rate = Int32(sampleRate)
+        context.pointee.sample_fmt = format
+        av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        context.pointee.flags |= cadence_codec_flag_bitexact()
+        if globalHeader { context.pointee.flags |= cadence_codec_flag_global_header() }
+        switch codec {
+        case .aac(let bitrate): context.pointee.bit_rate = Int64(bitrate)
+        case .alac(let depth): context.pointee.bits_per_raw_sample = Int32(depth)
+        }
+        var options: OpaquePointer?
+        try LibAV.check(avcodec_open2(context, found, &options), path: path, "avcodec_open2")
+        frameSize = Int(context.pointee.frame_size)
+        guard frameSize > 0 else { throw AudioError(file: path, operation: "avcodec_open2", reason: "the encoder has no frame size", kind: .software) }
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&pointer)
+    }
+}
+
+/// One `AVFrame` with buffers for a packet's worth of planar samples.
+private final class Frame {
+    let frame: UnsafeMutablePointer<AVFrame>
+
+    init(encoder: Encoder, path: String) throws(AudioError) {
+        guard let frame = av_frame_alloc() else {
+            throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
+        }
+        self.frame = frame
+        frame.pointee.nb_samples = Int32(encoder.frameSize)
+        frame.pointee.format = encoder.context.pointee.sample_fmt.rawValue
+        frame.pointee.sample_rate = encoder.context.pointee.sample_rate
+        try LibAV.check(av_channel_layout_copy(&frame.pointee.ch_layout, &encoder.context.pointee.ch_layout), path: path, "av_channel_layout_copy")
+        try LibAV.check(av_frame_get_buffer(frame, 0), path: path, "av_frame_get_buffer")
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&pointer)
+    }
+}
+
+/// One `AVPacket`, reused for every packet the encoder gives.
+private final class Packet {
+    let packet: UnsafeMutablePointer<AVPacket>
+
+    init(path: String) throws(AudioError) {
+        guard let packet = av_packet_alloc() else {
+            throw AudioError(file: path, operation: "av_packet_alloc", reason: "out of memory", kind: .software)
+        }
+        self.packet = packet
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&pointer)
+    }
+}
