@@ -567,14 +567,15 @@ recipe = {
                 },
                 "format": {
                     "description": (
-                        "wav, flac, ogg (Vorbis), opus, mp3 or caf (ALAC). Default: from the -o extension (FLAC "
-                        "without -o); with -o both must agree."
+                        "wav, flac, ogg (Vorbis), opus, mp3, caf (ALAC in CAF), m4a (AAC-LC in MP4, at 7350 to "
+                        "96000 Hz) or alac (Apple Lossless in MP4; written as .m4a). Default: from the -o extension "
+                        "(FLAC without -o; .m4a is AAC unless the recipe says alac); with -o both must agree."
                     ),
-                    "enum": ["wav", "flac", "ogg", "opus", "mp3", "caf"],
+                    "enum": ["wav", "flac", "ogg", "opus", "mp3", "caf", "m4a", "alac"],
                 },
                 "bit_depth": {
                     "description": (
-                        "16 (TPDF-dithered), 24 or 32f (float). Ignored by lossy formats; flac and caf take 16 or 24 "
+                        "16 (TPDF-dithered), 24 or 32f (float). Ignored by lossy formats; flac, caf and alac take 16 or 24 "
                         "only. Default 24 (16 for formats that only take 16)."
                     ),
                     "type": ["integer", "string"],
@@ -613,11 +614,11 @@ recipe = {
             },
             "if": {
                 "required": ["format", "bit_depth"],
-                "properties": {"format": {"enum": ["flac", "caf"]}},
+                "properties": {"format": {"enum": ["flac", "caf", "alac"]}},
             },
             "then": {
                 "properties": {
-                    "bit_depth": {"description": "flac and caf store integer samples only: 16 or 24.", "not": {"const": "32f"}}
+                    "bit_depth": {"description": "flac, caf and alac store integer samples only: 16 or 24.", "not": {"const": "32f"}}
                 }
             },
         },

@@ -33,7 +33,7 @@ public func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 enum ManifestFuzz {
     static let file = "shard/catalog.json"
     /// The audio extensions and sidecar suffixes a bundle may hold (Recipe's `AudioFormat`, Sidecars' `SidecarKind`), written out here.
-    static let audioExtensions: Set<String> = ["wav", "flac", "ogg", "opus", "mp3", "caf"]
+    static let audioExtensions: Set<String> = ["wav", "flac", "ogg", "opus", "mp3", "caf", "m4a"]
     static let sidecarSuffixes = [".vtt", ".chapters.json", ".svg"]
 
     static func run(_ bytes: [UInt8]) {

@@ -115,7 +115,7 @@ enum TrackFileNames {
     static func sidecar(_ id: String, _ kind: SidecarKind) -> String { id + kind.suffix }
 
     /// The audio file's name in every format.
-    static func audioNames(_ id: String) -> [String] { AudioFormat.allCases.map { audio(id, $0) } }
+    static func audioNames(_ id: String) -> [String] { AudioFormat.fileExtensions.map { "\(id).\($0)" } }
     /// Every sidecar's name.
     static func sidecarNames(_ id: String) -> [String] { SidecarKind.allCases.map { sidecar(id, $0) } }
 }

@@ -164,7 +164,7 @@ struct ManifestReader {
             case .duration: duration = number(o, name)
             case .file:
                 file = fileName(o, name, id: id, allowed: TrackFileNames.audioNames) { id in
-                    let extensions = AudioFormat.allCases.map(\.fileExtension).joined(separator: ", ")
+                    let extensions = AudioFormat.fileExtensions.joined(separator: ", ")
                     return "'\(TrackFileNames.audio(id, .flac))'-style name: the track's own id and an audio extension (\(extensions))"
                 }
             case .cues:

@@ -182,13 +182,26 @@ public enum CueSound: Sendable, Equatable {
 
 /// Output container / codec.
 public enum AudioFormat: String, Sendable, CaseIterable {
-    case wav, flac, ogg, opus, mp3, caf
+    /// `m4a`: AAC-LC in MP4; `alac`: Apple Lossless in MP4 (recipe-v1.1 § Output).
+    case wav, flac, ogg, opus, mp3, caf, m4a, alac
 
-    /// The file extension written for this format.
-    public var fileExtension: String { rawValue }
+    /// The file extension written for this format (both M4A codecs write `.m4a`).
+    public var fileExtension: String { self == .alac ? "m4a" : rawValue }
+
+    /// Every extension a track may be written with, each once, in `allCases` order.
+    public static let fileExtensions: [String] = allCases.map(\.fileExtension).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
 
     /// Lossy formats have no bit depth and need decoding to check.
-    public var isLossy: Bool { self == .ogg || self == .opus || self == .mp3 }
+    public var isLossy: Bool { self == .ogg || self == .opus || self == .mp3 || self == .m4a }
+
+    /// Formats that hold integer samples only (16 or 24 bits).
+    public var isIntegerOnly: Bool { self == .flac || self == .caf || self == .alac }
+
+    /// Whether a file named with `ext` holds this format: `.m4a` is AAC, or ALAC when the
+    /// recipe says so.
+    public func matches(fileExtension ext: String) -> Bool {
+        AudioFormat(fileExtension: ext) == self || (self == .alac && ext.lowercased() == "m4a")
+    }
 
     /// The format for a file extension (`oga` is Ogg Vorbis too).
     public init?(fileExtension ext: String) {
@@ -199,6 +212,7 @@ public enum AudioFormat: String, Sendable, CaseIterable {
         case "opus": self = .opus
         case "mp3": self = .mp3
         case "caf": self = .caf
+        case "m4a": self = .m4a
         default: return nil
         }
     }

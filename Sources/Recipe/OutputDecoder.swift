@@ -25,8 +25,16 @@ extension DecodeContext {
         }) {
             output.channels = channels
         }
-        if let format = fields["format"].flatMap({ choice($0, path: "output.format", options: AudioFormat.allCases.map(\.rawValue)) }) {
-            output.format = AudioFormat(rawValue: format)
+        if let node = fields["format"] {
+            // a codec or container name for what a format word means: a hint, not the closest spelling
+            let aliases = ["aac": "m4a", "mp4": "m4a", "m4b": "m4a", "vorbis": "ogg", "oga": "ogg", "wave": "wav"]
+            if let word = text(node)?.lowercased(), let meant = aliases[word] {
+                remember("output.format", node)
+                expected("one of \(DiagnosticText.list(AudioFormat.allCases.map(\.rawValue)))", at: node, path: "output.format",
+                         reason: "did you mean '\(meant)'?" + (meant == "m4a" ? " AAC in an MP4 file; 'alac' is Apple Lossless in one" : ""))
+            } else if let format = choice(node, path: "output.format", options: AudioFormat.allCases.map(\.rawValue)) {
+                output.format = AudioFormat(rawValue: format)
+            }
         }
         if let depthNode = fields["bit_depth"] {
             output.bitDepth = bitDepth(depthNode)
@@ -46,7 +54,10 @@ extension DecodeContext {
         if let node = fields["sidecars"], let names = sidecars(node) {
             output.sidecars = names
         }
-        if let format = output.format, format == .flac || format == .caf, output.bitDepth == .float32,
+        if output.format == .m4a, !RecipeLimits.aacSampleRates.contains(output.sampleRate), let node = fields["sample_rate"] {
+            error(RecipeLimits.aacRateMessage(output.sampleRate), at: node)
+        }
+        if let format = output.format, format.isIntegerOnly, output.bitDepth == .float32,
             let depthNode = fields["bit_depth"]
         {
             error(

@@ -64,6 +64,14 @@ public enum RecipeLimits {
 
     /// Accepted `output.sample_rate` values, in Hz: 8,000 to 384,000.
     public static let sampleRates = 8000...384_000
+    /// The rates `format: m4a` (AAC) takes: the AAC encoder's sampling-frequency table
+    /// (`AudioIOTests` checks it against libavcodec's encoder).
+    public static let aacSampleRates = [7350, 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
+
+    /// Why AAC cannot be written at `rate`, and which rates it takes.
+    public static func aacRateMessage(_ rate: Int) -> String {
+        "output.sample_rate: AAC (format m4a) cannot be written at \(rate) Hz; it takes \(aacSampleRates.map(String.init).joined(separator: ", ")) Hz (or use format: alac)"
+    }
     /// Accepted `output.channels` values: 1 to 8.
     public static let channelCounts = 1...8
 }

@@ -73,7 +73,8 @@ public final class TrackRenderer: @unchecked Sendable {
                 var encoded = try pass.run(plan: plan, into: file)
                 if output.format.isLossy {
                     (encoded.loudness, encoded.truePeak) = try LossyCheck.measure(
-                        file, path: output.audioPath, frames: timeline.totalFrames, sampleRate: rate, channels: channels)
+                        file, format: output.format, path: output.audioPath, frames: timeline.totalFrames, sampleRate: rate,
+                        channels: channels)
                     // the codec's overshoot and loudness change are only known after encoding
                     if lossy.again(loudness: encoded.loudness, truePeak: encoded.truePeak) {
                         file.discard()

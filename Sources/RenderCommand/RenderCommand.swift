@@ -7,7 +7,7 @@ import Render
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
     static let usage = """
-        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf}] [--sidecars LIST] [--assets DIR] [--quiet]
+        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf,m4a}] [--sidecars LIST] [--assets DIR] [--quiet]
                render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
                render merge SHARD-DIR/… -o DIST/

@@ -84,7 +84,7 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
         field(
             "file", "file ../../secret.txt", from: "\"alpha.flac\"", to: "\"../../secret.txt\"",
             says:
-                "expected 'alpha.flac'-style name: the track's own id and an audio extension (wav, flac, ogg, opus, mp3, caf), found '../../secret.txt'"
+                "expected 'alpha.flac'-style name: the track's own id and an audio extension (wav, flac, ogg, opus, mp3, caf, m4a), found '../../secret.txt'"
         ),
         field("file", "file an absolute path", from: "\"alpha.flac\"", to: "\"/etc/passwd\"", says: "found '/etc/passwd'"),
         field("file", "file in a subfolder", from: "\"alpha.flac\"", to: "\"sub/alpha.flac\"", says: "found 'sub/alpha.flac'"),

@@ -150,7 +150,7 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
         BadRecipe("flac with float", ok + "output: { format: flac, bit_depth: 32f }\n", at: 3, 36,
                   "output.bit_depth: expected 16 or 24 for flac, found '32f'"),
         BadRecipe("format typo", ok + "output: { format: flak }\n", at: 3, 19,
-                  "output.format: expected one of wav, flac, ogg, opus, mp3, caf, found 'flak' (did you mean 'flac'?)"),
+                  "output.format: expected one of wav, flac, ogg, opus, mp3, caf, m4a, alac, found 'flak' (did you mean 'flac'?)"),
         BadRecipe("sample rate too low", ok + "output: { sample_rate: 7999 }\n", at: 3, 24, "output.sample_rate", "found '7999'", "out of range"),
         BadRecipe("channels", ok + "output: { channels: 9 }\n", at: 3, 21, "output.channels: expected a channel count from 1 to 8, found '9'"),
         BadRecipe("loudness", ok + "output: { loudness: -3 LUFS }\n", at: 3, 21, "output.loudness", "found '-3 LUFS'", "outside -70 … -5 LUFS"),

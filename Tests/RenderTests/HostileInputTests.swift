@@ -328,7 +328,7 @@ struct HostileInputTests {
     @Test("a WAV past RIFF's 4 GiB is written as RF64; smaller ones stay RIFF",
           arguments: [(8 * 3600, 2, 4, true), (7 * 3600, 2, 2, true), (6 * 3600, 2, 2, false), (5 * 3600, 2, 2, false), (3600, 8, 3, false), (2 * 3600, 8, 3, true)])
     func rf64Choice(_ c: (seconds: Int, channels: Int, bytes: Int, rf64: Bool)) {
-        let metadata = EmbeddedMetadata(tags: [("TITLE", "Sleep")], chapterComments: [], markers: [.init(frame: 0, label: "Intro")])
+        let metadata = EmbeddedMetadata(tags: [("TITLE", "Sleep")], chapterComments: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
         let frames = Int64(c.seconds) * Int64(Self.rate)
         #expect(TrackEncoder.needsRF64(frames: frames, channels: c.channels, bytesPerSample: c.bytes, metadata: metadata) == c.rf64)
     }

@@ -5,6 +5,11 @@ import Glibc
 /// libav's error codes in our words: `av_strerror`'s text, and the kind of failure
 /// (a full disk or quota is `cannotCreate`, like every other writer's).
 enum LibAV {
+    /// libav prints warnings and statistics to stderr (the ipod muxer's note on the file's
+    /// extension, the AAC encoder's "Qavg"); every failure reaches the user as our own error
+    /// instead, so its log is silenced once, before the first context is made.
+    static let quiet: Void = av_log_set_level(AV_LOG_QUIET)
+
     static func text(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)

@@ -35,8 +35,16 @@ public final class M4AWriter {
         }
     }
 
-    /// The sample rates the AAC encoder takes (its sampling-frequency table).
-    public static let aacSampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+    /// The sample rates libavcodec's AAC encoder takes (its `supported_samplerates`), ascending.
+    public static let aacSampleRates: [Int] = {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), var rate = codec.pointee.supported_samplerates else { return [] }
+        var rates: [Int] = []
+        while rate.pointee != 0 {
+            rates.append(Int(rate.pointee))
+            rate += 1
+        }
+        return rates.sorted()
+    }()
     /// Bit rates a recipe may ask for, bits per second.
     public static let bitrateRange = 32_000...320_000
 
@@ -71,7 +79,7 @@ public final class M4AWriter {
             guard Self.aacSampleRates.contains(sampleRate) else {
                 throw AudioError(
                     file: path, operation: "open",
-                    reason: "AAC cannot be written at \(sampleRate) Hz (it takes \(Self.aacSampleRates.sorted().map(String.init).joined(separator: ", ")) Hz)",
+                    reason: "AAC cannot be written at \(sampleRate) Hz (it takes \(Self.aacSampleRates.map(String.init).joined(separator: ", ")) Hz)",
                     kind: .data)
             }
             guard Self.bitrateRange.contains(bitrate) else {
@@ -183,6 +191,7 @@ private final class Muxer {
 
     init(fileDescriptor: Int32, path: String) throws(AudioError) {
         self.path = path
+        LibAV.quiet
         var made: UnsafeMutablePointer<AVFormatContext>?
         try LibAV.check(avformat_alloc_output_context2(&made, nil, "ipod", nil), path: path, "avformat_alloc_output_context2")
         guard let made else { throw AudioError(file: path, operation: "avformat_alloc_output_context2", reason: "no context", kind: .software) }

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioIO
 import Foundation
+import Recipe
 
 /// Lossy formats are measured as players hear them: the file just written is decoded
 /// and metered, and when the codec moved its loudness by more than 0.2 LU or its peaks
@@ -46,15 +47,23 @@ struct LossyCheck {
 
     /// Decodes the file just written (through its descriptor): its frame count must be the
     /// timeline's; returns its loudness and true peak.
-    static func measure(_ file: AtomicOutputFile, path: String, frames: Int64, sampleRate: Int, channels: Int) throws(AudioError) -> (
-        loudness: Double, truePeak: Double
-    ) {
+    static func measure(
+        _ file: AtomicOutputFile, format: AudioFormat, path: String, frames: Int64, sampleRate: Int, channels: Int
+    ) throws(AudioError) -> (loudness: Double, truePeak: Double) {
         let meter = try MeterSink(channels: channels, sampleRate: sampleRate, loudness: true)
-        let decoded = try AudioDecoder.decode(
-            path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: sampleRate, channels: channels,
-            maximumFrames: frames + Int64(sampleRate)
-        ) { (p, n) throws(AudioError) in
-            _ = try meter.consume(p, frames: n)
+        let decoded: Int64
+        if format == .m4a {
+            // libsndfile reads no MP4: libavformat's demuxer, through the edit list
+            decoded = try M4AReader.decode(descriptor: file.fileDescriptor, path: path) { (p, n) throws(AudioError) in
+                _ = try meter.consume(p, frames: n)
+            }
+        } else {
+            decoded = try AudioDecoder.decode(
+                path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: sampleRate, channels: channels,
+                maximumFrames: frames + Int64(sampleRate)
+            ) { (p, n) throws(AudioError) in
+                _ = try meter.consume(p, frames: n)
+            }
         }
         guard decoded == frames else {
             throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)

@@ -10,6 +10,8 @@ struct EmbeddedMetadata {
     var tags: [(String, String)]
     /// CHAPTER001=00:00:10.000, CHAPTER001NAME=…: FLAC and Ogg Vorbis comments.
     var chapterComments: [(String, String)]
+    /// The same chapters in frames: M4A's chapter track.
+    var chapters: [M4AWriter.Chapter]
     /// Labelled cue points: WAV.
     var markers: [WAVMarkers.Point]
 }
@@ -24,7 +26,10 @@ final class TrackEncoder {
         case sndfile(SoundFileWriter, Sample)
         case flac(FLACWriter, Sample)
         case vorbis(OggVorbisWriter)
+        case m4a(M4AWriter, Sample)
     }
+    /// AAC's bit rate until a recipe can choose it (recipe-v1.1's default for m4a).
+    static let aacBitrate = 128_000
     private enum Sample { case int16, int24, float }
 
     private let backend: Backend
@@ -61,7 +66,11 @@ final class TrackEncoder {
                 file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
         case (.opus, _): (sfFormat, sample) = (.opus, .float)
         case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
-        case (.ogg, _): (sfFormat, sample) = (nil, .float)
+        case (.ogg, _), (.m4a, _): (sfFormat, sample) = (nil, .float)
+        case (.alac, .int16): (sfFormat, sample) = (nil, .int16)
+        case (.alac, .int24): (sfFormat, sample) = (nil, .int24)
+        case (.alac, .float32):
+            throw AudioError(file: path, operation: "open", reason: "alac cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
         }
         let sfChosen = sfFormat.map { wav in
             format == .wav && Self.needsRF64(
@@ -74,6 +83,16 @@ final class TrackEncoder {
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
                     bitsPerSample: sample == .int16 ? 16 : 24, totalFrames: totalFrames,
                     comments: metadata.tags + metadata.chapterComments),
+                sample)
+        } else if format == .m4a || format == .alac {
+            // iTunes tags by libavformat's names
+            let names = ["TITLE": "title", "ALBUM": "album", "COMMENT": "comment"]
+            backend = .m4a(
+                try M4AWriter(
+                    fileDescriptor: fd, path: path,
+                    codec: format == .m4a ? .aac(bitrate: Self.aacBitrate) : .alac(bitDepth: sample == .int16 ? 16 : 24),
+                    sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
+                    metadata: metadata.tags.compactMap { key, value in names[key].map { ($0, value) } }, chapters: metadata.chapters),
                 sample)
         } else if let sfFormat = sfChosen {
             let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels)
@@ -145,6 +164,21 @@ final class TrackEncoder {
                 quantizer.quantize24(samples, into: out, count: count)
                 try writer.write(UnsafeBufferPointer(out), frames: frames)
             }
+        case .m4a(let writer, .float):
+            try writer.write(samples, frames: frames)
+        case .m4a(let writer, .int16):
+            try shorts.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                quantizer.quantize16(samples, into: out, count: count)
+                try ints.withUnsafeMutableBufferPointer { (wide) throws(AudioError) in
+                    for i in 0..<count { wide[i] = Int32(out[i]) }
+                    try writer.write(UnsafeBufferPointer(wide), frames: frames)
+                }
+            }
+        case .m4a(let writer, .int24):
+            try ints.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                quantizer.quantize24Right(samples, into: out, count: count)
+                try writer.write(UnsafeBufferPointer(out), frames: frames)
+            }
         case .flac(let writer, .int16):
             // the same dither as 16-bit WAV, widened: libFLAC takes right-justified Int32
             try shorts.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
@@ -171,6 +205,7 @@ final class TrackEncoder {
         switch backend {
         case .vorbis(let writer): try writer.finish()
         case .flac(let writer, _): try writer.finish()
+        case .m4a(let writer, _): try writer.finish()
         case .sndfile(let writer, _):
             try writer.finish()
             try WAVMarkers.append(markers, fileDescriptor: fileDescriptor, path: path)

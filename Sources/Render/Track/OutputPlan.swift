@@ -21,7 +21,8 @@ struct OutputPlan {
     /// `sidecars`: asked for on the command line; joined with the recipe's `output.sidecars`.
     init(recipe: Recipe, outputPath: String?, sidecars asked: Set<SidecarKind> = []) throws(DiagnosticList) {
         let fromExtension = outputPath.flatMap { AudioFormat(fileExtension: ($0 as NSString).pathExtension) }
-        if let given = recipe.output.format, let fromExtension, given != fromExtension {
+        let named = ((outputPath ?? "") as NSString).pathExtension
+        if let given = recipe.output.format, fromExtension != nil, !given.matches(fileExtension: named) {
             throw DiagnosticList([
                 Diagnostic(
                     "output.format is '\(given.rawValue)' but -o names a .\(((outputPath ?? "") as NSString).pathExtension) file; make them agree",
@@ -31,13 +32,13 @@ struct OutputPlan {
         guard let format = recipe.output.format ?? fromExtension ?? (outputPath == nil ? .flac : nil) else {
             throw DiagnosticList([
                 Diagnostic(
-                    "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3 or .caf, or set output.format",
+                    "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3, .caf or .m4a, or set output.format",
                     file: nil, kind: .usage)
             ])
         }
         let audio = outputPath ?? "\(recipe.id).\(format.fileExtension)"
         let depth = recipe.output.bitDepth ?? .int24
-        if depth == .float32 && (format == .flac || format == .caf) {
+        if depth == .float32 && format.isIntegerOnly {
             throw DiagnosticList([
                 Diagnostic(
                     "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
@@ -46,6 +47,10 @@ struct OutputPlan {
         }
         if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
             throw DiagnosticList([Diagnostic(defect, at: recipe.location(of: "output.format"))])
+        }
+        if format == .m4a, !RecipeLimits.aacSampleRates.contains(recipe.output.sampleRate) {
+            // `-o x.m4a` with a rate AAC cannot take (a recipe saying `format: m4a` is refused when read)
+            throw DiagnosticList([Diagnostic(RecipeLimits.aacRateMessage(recipe.output.sampleRate), at: recipe.location(of: "output.sample_rate"))])
         }
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension

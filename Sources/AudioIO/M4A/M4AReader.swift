@@ -1,0 +1,161 @@
+import AudioCore
+import CAV
+import Glibc
+
+/// Decodes an M4A file (AAC or ALAC) with libavformat's mov demuxer and libavcodec, to
+/// interleaved floats: what the lossy check measures after encoding.
+///
+/// The demuxer turns the edit list's media time into skipped samples, so the first frame
+/// handed on is frame 0; the trailing padding, which FFmpeg 5.1 still decodes, is cut at
+/// the edit list's duration (the stream's duration in frames).
+public enum M4AReader {
+    /// Decodes the file open on `descriptor` (read from its start; the descriptor stays
+    /// open), handing blocks of interleaved floats to `sink`; returns the frames decoded
+    /// within the edit list's duration.
+    @discardableResult
+    public static func decode(
+        descriptor: Int32, path: String, sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
+    ) throws(AudioError) -> Int64 {
+        let demuxer = try Demuxer(descriptor: descriptor, path: path)
+        let decoder = try Decoder(stream: demuxer.stream, path: path)
+        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
+        }
+        var framePointer: UnsafeMutablePointer<AVFrame>? = frame
+        var packetPointer: UnsafeMutablePointer<AVPacket>? = packet
+        defer {
+            av_frame_free(&framePointer)
+            av_packet_free(&packetPointer)
+        }
+        let limit = demuxer.frames
+        let channels = decoder.channels
+        var out = [Float]()
+        var produced: Int64 = 0
+
+        func receive() throws(AudioError) {
+            while true {
+                let status = avcodec_receive_frame(decoder.context, frame)
+                if status == cadence_averror(EAGAIN) || status == cadence_averror_eof() { return }
+                try LibAV.check(status, path: path, "avcodec_receive_frame")
+                var n = Int(frame.pointee.nb_samples)
+                if let limit { n = Int(max(0, min(Int64(n), limit - produced))) }
+                guard n > 0 else { continue }
+                if out.count < n * channels { out = [Float](repeating: 0, count: n * channels) }
+                try decoder.interleave(frame, frames: n, into: &out)
+                produced += Int64(n)
+                try out.withUnsafeBufferPointer { (p) throws(AudioError) in try sink(p, n) }
+            }
+        }
+
+        while true {
+            let status = av_read_frame(demuxer.context, packet)
+            if status == cadence_averror_eof() { break }
+            try LibAV.check(status, path: path, "av_read_frame")
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == demuxer.stream.pointee.index else { continue }
+            try LibAV.check(avcodec_send_packet(decoder.context, packet), path: path, "avcodec_send_packet")
+            try receive()
+        }
+        try LibAV.check(avcodec_send_packet(decoder.context, nil), path: path, "avcodec_send_packet")
+        try receive()
+        return produced
+    }
+}
+
+/// The mov demuxer on a descriptor, and the file's one audio stream.
+private final class Demuxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let stream: UnsafeMutablePointer<AVStream>
+    /// The edit list's duration in frames (the stream's duration), when the file says.
+    let frames: Int64?
+
+    init(descriptor: Int32, path: String) throws(AudioError) {
+        LibAV.quiet
+        guard let pb = DescriptorIO(descriptor: descriptor).makeContext(writable: false) else {
+            throw AudioError(file: path, operation: "avio_alloc_context", reason: "out of memory", kind: .software)
+        }
+        guard let made = avformat_alloc_context() else {
+            DescriptorIO.close(pb)
+            throw AudioError(file: path, operation: "avformat_alloc_context", reason: "out of memory", kind: .software)
+        }
+        made.pointee.pb = pb
+        made.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var opened: UnsafeMutablePointer<AVFormatContext>? = made
+        let status = avformat_open_input(&opened, nil, av_find_input_format("mov"), nil)
+        guard status >= 0, let context = opened else {
+            // avformat_open_input frees the context on failure, not the custom I/O
+            DescriptorIO.close(pb)
+            throw LibAV.error(status, path: path, operation: "avformat_open_input")
+        }
+        self.context = context
+        try LibAV.check(avformat_find_stream_info(context, nil), path: path, "avformat_find_stream_info")
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        guard index >= 0, let stream = context.pointee.streams[Int(index)] else {
+            throw AudioError(file: path, operation: "decode", reason: "the file holds no audio stream", kind: .data)
+        }
+        self.stream = stream
+        let duration = stream.pointee.duration
+        let base = stream.pointee.time_base
+        let rate = stream.pointee.codecpar.pointee.sample_rate
+        frames =
+            duration > 0 && base.num > 0 && rate > 0
+            ? av_rescale_q(duration, base, AVRational(num: 1, den: rate)) : nil
+    }
+
+    deinit {
+        let pb = context.pointee.pb
+        var pointer: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&pointer)
+        DescriptorIO.close(pb)
+    }
+}
+
+/// The stream's decoder, opened, and its planar samples made interleaved floats.
+private final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    let channels: Int
+    private let path: String
+
+    init(stream: UnsafeMutablePointer<AVStream>, path: String) throws(AudioError) {
+        self.path = path
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id), let context = avcodec_alloc_context3(codec) else {
+            throw AudioError(file: path, operation: "avcodec_find_decoder", reason: "no decoder for this stream", kind: .data)
+        }
+        self.context = context
+        try LibAV.check(avcodec_parameters_to_context(context, parameters), path: path, "avcodec_parameters_to_context")
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        try LibAV.check(avcodec_open2(context, codec, nil), path: path, "avcodec_open2")
+        channels = Int(context.pointee.ch_layout.nb_channels)
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&pointer)
+    }
+
+    /// `frames` frames of `frame` into `out`, interleaved, full scale ±1.0.
+    func interleave(_ frame: UnsafeMutablePointer<AVFrame>, frames: Int, into out: inout [Float]) throws(AudioError) {
+        let format = AVSampleFormat(rawValue: frame.pointee.format)
+        let planes = frame.pointee.extended_data!
+        switch format {
+        case AV_SAMPLE_FMT_FLTP:
+            for c in 0..<channels {
+                let plane = planes[c]!.withMemoryRebound(to: Float.self, capacity: frames) { $0 }
+                for i in 0..<frames { out[i * channels + c] = plane[i] }
+            }
+        case AV_SAMPLE_FMT_S16P:
+            for c in 0..<channels {
+                let plane = planes[c]!.withMemoryRebound(to: Int16.self, capacity: frames) { $0 }
+                for i in 0..<frames { out[i * channels + c] = Float(plane[i]) / 32768 }
+            }
+        case AV_SAMPLE_FMT_S32P:
+            for c in 0..<channels {
+                let plane = planes[c]!.withMemoryRebound(to: Int32.self, capacity: frames) { $0 }
+                for i in 0..<frames { out[i * channels + c] = Float(Double(plane[i]) / 2_147_483_648) }
+            }
+        default:
+            throw AudioError(file: path, operation: "decode", reason: "unexpected sample format \(format.rawValue)", kind: .software)
+        }
+    }
+}
