@@ -44,6 +44,8 @@ enum FullDisk: String, CaseIterable, Sendable {
     case flacOverOlder
     /// A WAV (libsndfile) over an older output.
     case wavOverOlder
+    /// An M4A (AAC through libavformat's muxer, about 96 KB) over an older output, on a 64 KiB disk.
+    case m4aOverOlder
     /// The audio and cue sheet fit, the sidecars do not.
     case sidecarsDoNotFit
     /// A catalog: a new track too big for the disk beside a finished one.
@@ -328,11 +330,11 @@ struct FaultTests {
         let render = try renderPath()
         let mountPoint = try folder.folder("disk")
         switch c {
-        case .flac, .flacOverOlder, .wavOverOlder, .sidecarsDoNotFit:
+        case .flac, .flacOverOlder, .wavOverOlder, .m4aOverOlder, .sidecarsDoNotFit:
             let recipe = try folder.write(Self.steadyRecipe, to: "recipes/steady.yml")
-            let ext = c == .wavOverOlder ? "wav" : "flac"
+            let ext = c == .wavOverOlder ? "wav" : c == .m4aOverOlder ? "m4a" : "flac"
             let sidecars = c == .sidecarsDoNotFit ? ["--sidecars", "all"] : []
-            var size = 256 * 1024
+            var size = c == .m4aOverOlder ? 64 * 1024 : 256 * 1024
             if c == .sidecarsDoNotFit {
                 // room for the audio and the cue sheet, and two pages more: the picture does not fit
                 let reference = try folder.folder("reference")
