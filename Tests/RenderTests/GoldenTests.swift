@@ -210,6 +210,7 @@ struct GoldenTests {
     /// The header lines and one line per block of the decoded file: `index, first frame, frames,
     /// the first 16 hex digits of the SHA-256 of the block's samples` (native-endian 32-bit words).
     static func blocks(of path: String) throws -> [String] {
+        if (path as NSString).pathExtension == "m4a" { return try m4aBlocks(of: path) }
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
             throw TestFailure("sf_open \(path): \(String(cString: sf_strerror(nil)))")
@@ -261,6 +262,67 @@ struct GoldenTests {
         header.append(
             "# blocks of \(blockFrames) frames: index, first frame, frames, SHA-256 of the block's \(integer ? "int32" : "float32") samples (16 hex digits)")
         return header + lines
+    }
+}
+
+extension GoldenTests {
+    /// `blocks(of:)` for M4A, which libsndfile does not read: decoded by `M4AReader`
+    /// (libavformat + libavcodec, up to the edit list's duration) as float32, hashed alike.
+    static func m4aBlocks(of path: String) throws -> [String] {
+        let file = try MP4File(path: path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let probe = try M4AProbe(path: path)
+        var pending: [Float] = []
+        var lines: [String] = []
+        var first = 0
+        func flush(_ frames: Int) {
+            var hasher = SHA256Hasher()
+            pending.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<(frames * probe.channels * 4)])) }
+            lines.append("\(lines.count), \(first), \(frames), \(SHA256Hasher.hex(hasher.finalize()).prefix(16))")
+            first += frames
+            pending.removeFirst(frames * probe.channels)
+        }
+        try M4AReader.decode(descriptor: fd, path: path) { samples, frames in
+            pending.append(contentsOf: samples[0..<(frames * probe.channels)])
+            while pending.count >= blockFrames * probe.channels { flush(blockFrames) }
+        }
+        if !pending.isEmpty { flush(pending.count / probe.channels) }
+        return [
+            "# format: m4a (MP4, \(probe.codec)), read with M4AReader (libavformat + libavcodec) as float32",
+            "# sample rate: \(file.movieTimescale)",
+            "# channels: \(probe.channels)",
+            "# frames: \(first)",
+            "# edit list: \(file.audioEdits.map { $0.map { "\($0.duration) frames from \($0.mediaTime)" }.joined(separator: ", ") } ?? "none")",
+            "# blocks of \(blockFrames) frames: index, first frame, frames, SHA-256 of the block's float32 samples (16 hex digits)",
+        ] + lines
+    }
+
+    /// The codec and channel count of an M4A file's audio track, from ffprobe-free MP4 boxes:
+    /// the sample entry's type (`mp4a`, `alac`) and channel count.
+    struct M4AProbe {
+        var codec: String
+        var channels: Int
+
+        init(path: String) throws {
+            let file = try MP4File(path: path)
+            let bytes = file.bytes
+            // the sound sample entry: 'mp4a' or 'alac' followed by the AudioSampleEntry fields
+            for name in ["mp4a", "alac"] {
+                let needle = Array(name.utf8)
+                var k = 4
+                while k + 28 < bytes.count {
+                    if bytes[k..<(k + 4)].elementsEqual(needle), bytes[k + 4..<(k + 10)].allSatisfy({ $0 == 0 }) {
+                        codec = name == "mp4a" ? "AAC" : "ALAC"
+                        channels = Int(bytes[k + 20]) << 8 | Int(bytes[k + 21])
+                        return
+                    }
+                    k += 1
+                }
+            }
+            throw TestFailure("\(path): no mp4a or alac sample entry")
+        }
     }
 }
 
