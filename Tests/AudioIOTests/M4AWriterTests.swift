@@ -70,14 +70,7 @@ struct M4AWriterTests {
         let path = folder.file("t.m4a")
         let writer = try Self.openWriter(path, .alac(bitDepth: depth), rate: rate, channels: channels, frames: Int64(frames))
         #expect(writer.delay == 0)
-        try ints.withUnsafeBufferPointer { all in
-            var done = 0
-            while done < frames {
-                let n = min(3000, frames - done)
-                try writer.write(UnsafeBufferPointer(rebasing: all[(done * channels)..<((done + n) * channels)]), frames: n)
-                done += n
-            }
-        }
+        try Self.inBlocks(ints, channels: channels, of: 3000) { try writer.write($0, frames: $1) }
         try writer.finish()
         let raw = folder.file("t.s32")
         let result = try run(try #require(which("ffmpeg")), ["-v", "error", "-i", path, "-f", "s32le", "-acodec", "pcm_s32le", raw])
@@ -197,16 +190,24 @@ struct M4AWriterTests {
     ) throws -> Int {
         let frames = samples.count / channels
         let writer = try openWriter(path, codec, rate: rate, channels: channels, frames: Int64(frames), metadata: metadata, chapters: chapters)
+        try inBlocks(samples, channels: channels, of: 4096) { try writer.write($0, frames: $1) }
+        try writer.finish()
+        return writer.delay
+    }
+
+    /// Hands `samples` on in blocks of `size` frames (not the encoder's packet size), the last shorter.
+    static func inBlocks<T>(
+        _ samples: [T], channels: Int, of size: Int, _ body: (UnsafeBufferPointer<T>, Int) throws -> Void
+    ) throws {
+        let frames = samples.count / channels
         try samples.withUnsafeBufferPointer { all in
             var done = 0
             while done < frames {
-                let n = min(4096, frames - done)
-                try writer.write(UnsafeBufferPointer(rebasing: all[(done * channels)..<((done + n) * channels)]), frames: n)
+                let n = min(size, frames - done)
+                try body(UnsafeBufferPointer(rebasing: all[(done * channels)..<((done + n) * channels)]), n)
                 done += n
             }
         }
-        try writer.finish()
-        return writer.delay
     }
 
     /// Silence with 150 ms bursts of a 1 kHz cosine (starting at its peak, 0.25) at `onsets`.

@@ -166,33 +166,28 @@ final class TrackEncoder {
             }
         case .m4a(let writer, .float):
             try writer.write(samples, frames: frames)
-        case .m4a(let writer, .int16):
-            try shorts.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
-                quantizer.quantize16(samples, into: out, count: count)
-                try ints.withUnsafeMutableBufferPointer { (wide) throws(AudioError) in
+        case .m4a(let writer, let sample):
+            try rightJustified(samples, count: count, sample) { (ints) throws(AudioError) in try writer.write(ints, frames: frames) }
+        case .flac(let writer, let sample):
+            try rightJustified(samples, count: count, sample) { (ints) throws(AudioError) in try writer.write(ints, frames: frames) }
+        }
+    }
+
+    /// `samples` as right-justified Int32, what libFLAC and the ALAC encoder take: 16-bit with
+    /// the same dither as 16-bit WAV, widened; otherwise 24-bit, rounded.
+    private func rightJustified(
+        _ samples: UnsafeBufferPointer<Float>, count: Int, _ sample: Sample, _ write: (UnsafeBufferPointer<Int32>) throws(AudioError) -> Void
+    ) throws(AudioError) {
+        try ints.withUnsafeMutableBufferPointer { (wide) throws(AudioError) in
+            if sample == .int16 {
+                shorts.withUnsafeMutableBufferPointer { out in
+                    quantizer.quantize16(samples, into: out, count: count)
                     for i in 0..<count { wide[i] = Int32(out[i]) }
-                    try writer.write(UnsafeBufferPointer(wide), frames: frames)
                 }
+            } else {
+                quantizer.quantize24Right(samples, into: wide, count: count)
             }
-        case .m4a(let writer, .int24):
-            try ints.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
-                quantizer.quantize24Right(samples, into: out, count: count)
-                try writer.write(UnsafeBufferPointer(out), frames: frames)
-            }
-        case .flac(let writer, .int16):
-            // the same dither as 16-bit WAV, widened: libFLAC takes right-justified Int32
-            try shorts.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
-                quantizer.quantize16(samples, into: out, count: count)
-                try ints.withUnsafeMutableBufferPointer { (wide) throws(AudioError) in
-                    for i in 0..<count { wide[i] = Int32(out[i]) }
-                    try writer.write(UnsafeBufferPointer(wide), frames: frames)
-                }
-            }
-        case .flac(let writer, _):
-            try ints.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
-                quantizer.quantize24Right(samples, into: out, count: count)
-                try writer.write(UnsafeBufferPointer(out), frames: frames)
-            }
+            try write(UnsafeBufferPointer(wide))
         }
     }
 
