@@ -4,7 +4,7 @@ import Foundation
 struct BenchOptions {
     /// The parts of a run; with none named on the command line, all of them.
     enum Section: String, CaseIterable {
-        case reference, compare, catalog, check
+        case reference, compare, aac, catalog, check
     }
 
     var sections: Set<Section> = []
@@ -19,21 +19,25 @@ struct BenchOptions {
     var help = false
 
     static let usage = """
-        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--catalog] [--check] [--all]
+        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--aac] [--catalog] [--check] [--all]
                              [--catalog-tracks 20] [--catalog-minutes 10] [--check-recipes 500]
                              [--work DIR] [--render PATH] [--json]
         Times the release `render` on the reference job of issue 5 (a box-breathing session over a
         generated rain bed, -16 LUFS, -1 dBTP, FLAC 24-bit), and again at 10 minutes (its twin);
         compares each with `flac -5` on the same PCM, and the hour with ffmpeg and SoX doing the
-        same job; times two `flac -5` side by side on the twin's PCM; renders a catalog with -j 1
-        and -j 2; times `render --check` on a catalog of recipes. Prints a Markdown table (or
-        JSON) with the goals of issue 12 marked PASS or MISS.
+        same job; times two `flac -5` side by side on the twin's PCM; renders the reference recipe
+        as M4A (AAC 128k) beside ffmpeg's `aac` encoder on the same PCM; renders a catalog with
+        -j 1 and -j 2; times `render --check` on a catalog of recipes. Prints a Markdown table (or
+        JSON) with the goals of issues 12 and 13 marked PASS or MISS.
 
         options:
           --minutes M          length of the reference job (default 60)
           --reference          the reference job (and its 10-minute twin)
           --compare            flac floors (hour, twin, two side by side), ffmpeg and SoX
                                (runs the reference job too; the -j 2 goal needs it)
+          --aac                the reference recipe as M4A (AAC 128k, -o x.m4a) at --minutes and
+                               at 1 minute, and ffmpeg's aac encoder on the same PCM (a 32-bit
+                               float WAV render makes, untimed)
           --catalog            the catalog at -j 1 and -j 2
           --check              render --check on many recipes
           --all                all of the above (the default when none is named)
@@ -72,6 +76,7 @@ struct BenchOptions {
             case "--minutes": options.minutes = try positive(argument)
             case "--reference": options.sections.insert(.reference)
             case "--compare": options.sections.formUnion([.reference, .compare])
+            case "--aac": options.sections.insert(.aac)
             case "--catalog": options.sections.insert(.catalog)
             case "--check": options.sections.insert(.check)
             case "--all": options.sections = Set(Section.allCases)
@@ -97,4 +102,6 @@ struct BenchOptions {
     /// a reference shorter than an hour (at least 1 minute).
     var shortSeconds: Int { min(600, max(60, referenceSeconds / 6 / 4 * 4)) }
     var catalogSeconds: Int { Int(catalogMinutes * 60) }
+    /// The AAC job's memory twin: 1 minute, or the whole reference when that is no longer.
+    var aacShortSeconds: Int { min(60, referenceSeconds) }
 }

@@ -21,10 +21,24 @@ struct BenchResults: Codable, Sendable {
     var ffmpeg: RunFigures?
     var ffmpegNormalization: String?
     var sox: RunFigures?
+    /// The reference recipe rendered as M4A (AAC 128k), at the reference length and at 1 minute.
+    var aac: RunFigures?
+    var aacShort: RunFigures?
+    var aacLevels: OutputLevels?
+    /// ffmpeg's `aac` encoder on the same recipe's PCM (a WAV), to M4A.
+    var ffmpegAAC: RunFigures?
     var catalogJ1: RunFigures?
     var catalogJ2: RunFigures?
     var check: RunFigures?
     var checkRecipes = 500
     var notes: [String] = []
     var goals: [GoalResult] = []
+
+    /// Every timed run, in the order the report lists them.
+    var runs: [RunFigures] {
+        [
+            reference, referenceShort, flacFloor, flacFloorShort, flacFloorPair, ffmpeg, sox, aac, aacShort, ffmpegAAC, catalogJ1,
+            catalogJ2, check,
+        ].compactMap { $0 }
+    }
 }

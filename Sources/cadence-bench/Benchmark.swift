@@ -49,6 +49,17 @@ struct Benchmark {
             try compare(rendered: rendered, seconds: seconds, short: renderedShort.map { ($0, options.shortSeconds) }, into: &r)
         }
 
+        if sections.contains(.aac) {
+            let job = try AACJob.run(
+                seconds: seconds, shortSeconds: options.aacShortSeconds, tools: tools, workspace: workspace, progress: progress)
+            r.aac = job.render
+            r.aacShort = job.renderShort
+            r.aacLevels = job.levels
+            r.ffmpegAAC = job.ffmpeg
+            if job.ffmpeg == nil { r.notes.append("ffmpeg is not installed: no AAC comparison.") }
+            if job.renderShort == nil { r.notes.append("The AAC job is 1 minute or shorter: no memory twin, so flat memory is n/a.") }
+        }
+
         if sections.contains(.catalog) {
             let tracks = options.catalogTracks
             progress("render: catalog of \(tracks) × \(RenderJobs.durationText(options.catalogSeconds)), -j 1 then -j 2")
@@ -66,10 +77,7 @@ struct Benchmark {
         }
 
         r.loadAfter = Self.loadAverage()
-        let runs = [
-            r.reference, r.referenceShort, r.flacFloor, r.flacFloorShort, r.flacFloorPair, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check,
-        ]
-        let contended = runs.compactMap { $0 }.filter { run in run.cost.otherCPU.map { $0 > 0.1 * run.cost.wall } ?? false }
+        let contended = r.runs.filter { run in run.cost.otherCPU.map { $0 > 0.1 * run.cost.wall } ?? false }
         if !contended.isEmpty {
             let list = contended.map { String(format: "%@ (%.1f s over %.1f s)", $0.label, $0.cost.otherCPU ?? 0, $0.cost.wall) }
             let advice = "Those figures are pessimistic; run again on a quiet machine."

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One goal of issue 12 with what was measured against it.
+/// One goal of issue 12 (or 13) with what was measured against it.
 struct GoalResult: Codable, Sendable {
     var goal: String
     var target: String
@@ -12,11 +12,13 @@ struct GoalResult: Codable, Sendable {
     var verdict: String { pass.map { $0 ? "PASS" : "MISS" } ?? "n/a" }
 }
 
-/// Judges the goals of issue 12 from a run's figures, with the goals of issue 5 it keeps.
+/// Judges the goals of issue 12 from a run's figures, with the goals of issue 5 it keeps and
+/// issue 13's for AAC.
 ///
 /// Every floor is `flac -5` on PCM `render` wrote in the same run: the reference hour against
 /// the hour's floor, the 10-minute twin against its own, the `-j 2` catalog against two floors
-/// run side by side.
+/// run side by side. The AAC hour's yardstick is ffmpeg's `aac` encoder on the same recipe's
+/// PCM, in the same run.
 enum Goals {
     static let megabyte = 1_000_000.0
     /// The lengths the goals speak of; a run at other lengths says what it measured.
@@ -70,6 +72,13 @@ enum Goals {
         add(
             "render --check of \(r.checkRecipes) recipes", "< 1 s", r.check?.cost.wall, format: { String(format: "%.2f s", $0) },
             pass: { $0 < 1 })
+        add(
+            "AAC 128k hour, wall vs ffmpeg's aac on the same PCM (issue 13)" + lengthNote(r.aac, expected: referenceSeconds),
+            "≤ 1.3× ffmpeg's", ratio(r.aac?.cost.wall, r.ffmpegAAC?.cost.wall), format: { times($0, 2) }, pass: { $0 <= 1.3 })
+        add(
+            "AAC: RSS long vs 1-minute run (issue 13)", "same within 10 %",
+            ratio(r.aac.map { Double($0.cost.maxRSSKiB) }, r.aacShort.map { Double($0.cost.maxRSSKiB) }),
+            format: { String(format: "%.2f×", $0) }, pass: { abs($0 - 1) <= 0.1 })
         return goals
     }
 

@@ -43,13 +43,19 @@ enum MarkdownReport {
             }
             out += line + ".\n"
         }
+        if let levels = r.aacLevels, let lufs = levels.loudness, let peak = levels.truePeak {
+            var line = String(format: "- AAC output (decoded by render's lossy check): %.2f LUFS, %.2f dBTP", lufs, peak)
+            if let passes = r.aac?.stages?.passes {
+                // pass 1 measures; every later pass over the mix is one encoding (the lossy check may ask for more)
+                line += "; \(passes - 1) encoding\(passes == 2 ? "" : "s") of the mix"
+            }
+            out += line + ".\n"
+        }
         return out.isEmpty ? "" : out + "\n"
     }
 
     private static func figures(_ r: BenchResults) -> String {
-        let runs = [
-            r.reference, r.referenceShort, r.flacFloor, r.flacFloorShort, r.flacFloorPair, r.ffmpeg, r.sox, r.catalogJ1, r.catalogJ2, r.check,
-        ].compactMap { $0 }
+        let runs = r.runs
         guard !runs.isEmpty else { return "" }
         var out = "| job | audio | wall s | × realtime | CPU s | CPU / wall | peak RSS MB | other CPU s |\n"
         out += "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
@@ -67,7 +73,7 @@ enum MarkdownReport {
     }
 
     private static func stages(_ r: BenchResults) -> String {
-        let runs = [r.reference, r.referenceShort, r.catalogJ1, r.catalogJ2].compactMap { $0 }
+        let runs = [r.reference, r.referenceShort, r.aac, r.aacShort, r.catalogJ1, r.catalogJ2].compactMap { $0 }
         guard !runs.isEmpty else { return "" }
         let names = runs.compactMap(\.stages).first?.stageNames ?? StageBreakdown.stageOrder
         var out = "### Stages (thread seconds, from `CADENCE_STAGES=1`)\n\n"
@@ -107,6 +113,12 @@ enum MarkdownReport {
                 "peak RSS, long / short reference",
                 Goals.ratio(ref.map { Double($0.cost.maxRSSKiB) }, r.referenceShort.map { Double($0.cost.maxRSSKiB) })
             ),
+            ("render AAC wall / ffmpeg aac wall", Goals.ratio(r.aac?.cost.wall, r.ffmpegAAC?.cost.wall)),
+            ("render AAC CPU / ffmpeg aac CPU", Goals.ratio(r.aac?.cost.cpu, r.ffmpegAAC?.cost.cpu)),
+            (
+                "peak RSS, long / 1-minute AAC",
+                Goals.ratio(r.aac.map { Double($0.cost.maxRSSKiB) }, r.aacShort.map { Double($0.cost.maxRSSKiB) })
+            ),
         ]
         let present = rows.filter { $0.1 != nil }
         guard !present.isEmpty else { return "" }
@@ -116,7 +128,7 @@ enum MarkdownReport {
     }
 
     private static func goals(_ r: BenchResults) -> String {
-        var out = "### Goals (issue 12)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
+        var out = "### Goals (issue 12; AAC: issue 13)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
         for g in r.goals { out += "| \(g.goal) | \(g.target) | \(g.measured) | \(g.verdict) |\n" }
         return out
     }

@@ -6,6 +6,7 @@ import Foundation
 ///     DIR/assets/cues/bell-528-4s.wav                  the bell track for ffmpeg and SoX
 ///     DIR/reference/*.yml, *.flac, *.cues.json         reference recipes and renders
 ///     DIR/compare/                                     flac, ffmpeg and SoX outputs
+///     DIR/aac/                                         the AAC job: recipes, M4A renders, ffmpeg's M4A
 ///     DIR/catalog/recipes/, dist-j1/, dist-j2/         the catalog and its two renders
 ///     DIR/check/recipes/                               the recipes `--check` reads
 ///     DIR/logs/                                        every child's stdout and stderr
@@ -17,6 +18,7 @@ struct Workspace {
     var bellTrack: String { assets + "/cues/bell-528-4s.wav" }
     var reference: String { root + "/reference" }
     var compare: String { root + "/compare" }
+    var aac: String { root + "/aac" }
     var catalog: String { root + "/catalog" }
     var check: String { root + "/check" }
     var logs: String { root + "/logs" }
@@ -29,7 +31,7 @@ struct Workspace {
     /// - Throws: `BenchError` naming the folder that cannot be created.
     init(root: String) throws(BenchError) {
         self.root = (root as NSString).standardizingPath
-        for folder in [beds, assets + "/cues", reference, compare, catalog, check, logs] {
+        for folder in [beds, assets + "/cues", reference, compare, aac, catalog, check, logs] {
             try Self.makeFolder(folder)
         }
     }
