@@ -119,6 +119,14 @@ func decodedShape(_ path: String) throws -> (frames: Int64, sampleRate: Int, cha
     return (frames, reader.sampleRate, reader.channels)
 }
 
+/// The frame count of an M4A file (AAC or ALAC), decoded by `M4AReader` up to its edit list's duration.
+func decodedM4AFrames(_ path: String) throws -> Int64 {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw TestFailure("\(path): open failed: \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    return try M4AReader.decode(descriptor: fd, path: path) { _, _ in }
+}
+
 /// Decodes a cue sheet with JSONDecoder into CadenceCues' model.
 func readCueSheet(_ path: String) throws -> CueSheet {
     try JSONDecoder().decode(CueSheet.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -432,6 +440,23 @@ func stagingName(_ entry: String) -> (name: String, pid: pid_t)? {
         let pid = pid_t(parts[parts.count - 2])
     else { return nil }
     return (parts.dropLast(2).joined(separator: "."), pid)
+}
+
+/// Whether process `pid` has a data file for `name` in `folder` open: the hidden `O_TMPFILE`
+/// file (`/proc/PID/fd` shows `folder/#inode (deleted)`), its staging name `.name.PID.N.tmp`,
+/// or `name` itself. (The cue sheet and sidecars are open as hidden files too, for the
+/// last milliseconds of a render.)
+func writesAudio(_ pid: pid_t, named name: String, in folder: String) -> Bool {
+    let fds = "/proc/\(pid)/fd"
+    guard let entries = try? FileManager.default.contentsOfDirectory(atPath: fds) else { return false }
+    let resolved = (folder as NSString).resolvingSymlinksInPath
+    return entries.contains { entry in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + entry),
+            target.hasPrefix(resolved + "/")
+        else { return false }
+        let file = String(target.dropFirst(resolved.count + 1))
+        return file.hasPrefix("#") || file == name || stagingName(file)?.name == name
+    }
 }
 
 /// Moments to kill a run of `duration` seconds at: one in each of `count` equal slices,
