@@ -70,6 +70,12 @@ SYNTH = rf"^{W}(?:{NOISE}|{DRONE}){W}$"
 
 AMPLITUDE = rf"^{W}(?:\+?(?:0*(?:0(?:\.[0-9]*)?|\.[0-9]+)|0*1(?:\.0*)?)|-(?:0+(?:\.0*)?|0*\.0+)){W}$"
 
+# 32k to 320k: kbps with up to 3 decimals (trailing zeros aside), or whole bits per second
+K_FRAC = r"(?:\.[0-9]{0,3}0*)?"
+KBPS = rf"0*(?:3[2-9]{K_FRAC}|[4-9][0-9]{K_FRAC}|[12][0-9]{{2}}{K_FRAC}|3[01][0-9]{K_FRAC}|320(?:\.0*)?)"
+BPS = r"0*(?:3[2-9][0-9]{3}|[4-9][0-9]{4}|[12][0-9]{5}|3[01][0-9]{4}|320000)(?:\.0*)?"
+BITRATE = rf"^{W}(?:{KBPS}{W}(?:[kK]|[kK][bB][pP][sS]|[kK][bB]/[sS]|[kK][bB][iI][tT]/[sS])|{BPS}{W}(?:[bB][pP][sS]|[bB]/[sS]|[bB][iI][tT]/[sS])){W}$"
+
 ID = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
 KIND = r"^(?!(?:start|end)$)[a-z][a-z0-9_]{0,63}$"
 SHORT_KIND = r"^(?!(?:start|end|kind|length|label)$)[a-z][a-z0-9_]{0,63}$"
@@ -597,6 +603,22 @@ recipe = {
                     "default": "-1 dBTP",
                     "examples": ["-1 dBTP"],
                 },
+                "bitrate": {
+                    "title": "a bit rate from 32k to 320k like 128k or 96 kbps",
+                    "description": (
+                        "A lossy format's bit rate (m4a, ogg, opus, mp3): 128k, 96 kbps, 128 kb/s or 128000 bps, from 32k "
+                        "to 320k. Default: m4a 128k, opus 96k, mp3 192k (or the most the format takes at the sample "
+                        "rate); ogg keeps its quality setting (VBR q 0.5) unless a bit rate is given. An error on "
+                        "lossless formats, and above what a format takes: AAC 6144 bits per channel per 1024 frames "
+                        "(264.6k mono at 44.1 kHz), Opus 6k to 256k per channel, MP3 160k below 32 kHz and 64k below "
+                        "16 kHz; libvorbis's own range at the rate (45k to 500k for 48 kHz stereo). A bare number "
+                        "needs its unit."
+                    ),
+                    "type": "string",
+                    "maxLength": 64,
+                    "pattern": BITRATE,
+                    "examples": ["128k", "96 kbps"],
+                },
                 "sidecars": {
                     "title": "a list of sidecar files from vtt, chapters, waveform, like [vtt, chapters]",
                     "description": (
@@ -612,6 +634,12 @@ recipe = {
                     "examples": [["vtt", "chapters"]],
                 },
             },
+            "allOf": [
+                {
+                    "if": {"required": ["format", "bitrate"], "properties": {"format": {"enum": ["wav", "flac", "caf", "alac"]}}},
+                    "then": {"properties": {"bitrate": {"description": "Lossless formats have no bit rate.", "not": {}}}},
+                },
+            ],
             "if": {
                 "required": ["format", "bit_depth"],
                 "properties": {"format": {"enum": ["flac", "caf", "alac"]}},

@@ -7,10 +7,11 @@ import Recipe
 //
 /// `fuzz-units`: one string (the input as UTF-8, invalid bytes replaced) through every value parser of recipe-v1.
 ///
-/// `Units.duration`, `gain`, `frequency`, `loudness` and `truePeak` must return a value or a
+/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak` and `bitrate` must return a value or a
 /// reason for any text; never crash. Checked:
 /// - a duration is exact, in 0…24 h (`RecipeLimits.maxDuration`), and reads back from its own
-///   decimal text, bare and with `s`; a gain, loudness or peak is finite, in its range and never
+///   decimal text, bare and with `s`; a bit rate is a whole number of bits/s in 32k…320k that reads
+///   back in bps, k and kbps; a gain, loudness or peak is finite, in its range and never
 ///   -0; a frequency is finite and above 0; each reads back from its shortest text, with its unit;
 /// - results do not depend on spaces and tabs around the text, nor on the ASCII case;
 /// - `loudness` is nil for `off` only;
@@ -64,6 +65,17 @@ enum UnitsFuzz {
             guard !shortest.contains("e") else { continue }  // the recipe syntax has no exponents
             for form in [shortest, shortest + " " + unit, shortest + unit] {
                 fuzzCheck(value(parse(form)) == x, "\(name) \(x) does not read back from \(form.debugDescription)")
+            }
+        }
+
+        let bitrate = Units.bitrate(text)
+        check(bitrate, "bitrate", text)
+        fuzzCheck(Units.bitrate(padded) == bitrate, "bitrate: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.bitrate(upper)) == value(bitrate), "bitrate: case changes the value of \(text.debugDescription)")
+        if case .success(let bits) = bitrate {
+            fuzzCheck(Units.bitrateRange.contains(bits), "bitrate \(bits) of \(text.debugDescription)")
+            for form in ["\(bits) bps", "\(Double(bits) / 1000)k", "\(Double(bits) / 1000) kbps"] {
+                fuzzCheck(value(Units.bitrate(form)) == bits, "bitrate \(bits) does not read back from \(form.debugDescription)")
             }
         }
 

@@ -79,34 +79,69 @@ public final class OggVorbisWriter {
     /// - Parameters:
     ///   - fd: an open, writable file descriptor (the writer does NOT close it; the caller owns it).
     ///   - path: the file's name, only for error messages.
-    ///   - quality: libvorbis VBR quality, -0.1…1.0 (we use 0.5).
+    ///   - rate: a VBR quality (-0.1…1.0) or an average bit rate.
     ///   - serial: the Ogg stream serial number.
     ///   - comments: Vorbis comment tags, e.g. `[("TITLE", "Box Breathing")]`, written in the
     ///     given order. A tag name is printable ASCII without `=`. No name or value may hold NUL.
     /// - Throws: `AudioError` (`.cannotCreate`) naming the call that failed:
-    ///   `vorbis_encode_init_vbr` (unsupported rate, channel count or quality),
+    ///   `vorbis_encode_init_vbr` or `vorbis_encode_init` (unsupported rate, channel count, quality or bit rate),
     ///   `vorbis_comment_add_tag`, `vorbis_analysis_init`, `vorbis_block_init`,
     ///   `ogg_stream_init`, `vorbis_analysis_headerout`, `ogg_stream_packetin` or `write`.
     public convenience init(
-        fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int, quality: Float,
+        fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int, rate: Rate,
         serial: Int32, comments: [(String, String)]
     ) throws(AudioError) {
         try self.init(
             fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-            quality: quality, serial: serial, comments: comments, writeFunction: systemWrite)
+            rate: rate, serial: serial, comments: comments, writeFunction: systemWrite)
+    }
+
+    /// How the encoder spends bits.
+    public enum Rate: Sendable, Equatable {
+        /// VBR at a quality, -0.1…1.0 (`vorbis_encode_init_vbr`; Cadence uses 0.5).
+        case quality(Float)
+        /// An average bit rate in bits per second (`vorbis_encode_init` with a nominal rate and no
+        /// hard limits: libvorbis's bit-rate management holds the average).
+        case bitrate(Int)
+    }
+
+    /// Whether libvorbis has a mode for `bitrate` at `sampleRate` with `channels` channels: its
+    /// tables cover a range per rate and channel count (about 45k to 500k for 48 kHz stereo).
+    public static func accepts(bitrate: Int, sampleRate: Int, channels: Int) -> Bool {
+        guard (1...255).contains(channels), sampleRate > 0, sampleRate <= Int(Int32.max), bitrate > 0 else { return false }
+        let info = UnsafeMutablePointer<vorbis_info>.allocate(capacity: 1)
+        defer { info.deallocate() }
+        vorbis_info_init(info)
+        defer { vorbis_info_clear(info) }
+        return vorbis_encode_setup_managed(info, channels, sampleRate, -1, bitrate, -1) == 0
+    }
+
+    /// The bit rates, in whole kbps from 32k to 320k, that `accepts` takes at `sampleRate` with
+    /// `channels`, for a message; nil when it takes none of them.
+    public static func bitrates(sampleRate: Int, channels: Int) -> ClosedRange<Int>? {
+        let taken = stride(from: 32_000, through: 320_000, by: 1000).filter { accepts(bitrate: $0, sampleRate: sampleRate, channels: channels) }
+        guard let low = taken.first, let high = taken.last else { return nil }
+        return low...high
     }
 
     /// The designated initializer, with a replaceable `write(2)` for tests.
     init(
-        fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int, quality: Float,
+        fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int, rate: Rate,
         serial: Int32, comments: [(String, String)], writeFunction: @escaping WriteFunction
     ) throws(AudioError) {
-        // libvorbis takes qualities above 1 as 1; refuse them (and NaN) rather than guess.
-        guard (1...255).contains(channels), sampleRate > 0, sampleRate <= Int(Int32.max), (-0.1...1).contains(quality)
-        else {
+        let (operation, setting): (String, String)
+        let valid: Bool
+        switch rate {
+        case .quality(let quality):
+            // libvorbis takes qualities above 1 as 1; refuse them (and NaN) rather than guess.
+            (operation, setting, valid) = ("vorbis_encode_init_vbr", "quality \(quality)", (-0.1...1).contains(quality))
+        case .bitrate(let bitrate):
+            (operation, setting, valid) = ("vorbis_encode_init", "\(bitrate) bits/s", bitrate > 0 && bitrate <= Int(Int32.max))
+        }
+        guard (1...255).contains(channels), sampleRate > 0, sampleRate <= Int(Int32.max), valid else {
             throw AudioError(
-                file: path, operation: "vorbis_encode_init_vbr",
-                reason: "unsupported format: \(channels) channels at \(sampleRate) Hz, quality \(quality)",
+                file: path, operation: operation,
+                reason: "unsupported format: \(channels) channels at \(sampleRate) Hz, \(setting)",
                 kind: .cannotCreate)
         }
         self.fd = fd
@@ -129,11 +164,13 @@ public final class OggVorbisWriter {
             return error
         }
 
-        let initStatus = vorbis_encode_init_vbr(info, channels, sampleRate, quality)
+        let initStatus: Int32
+        switch rate {
+        case .quality(let quality): initStatus = vorbis_encode_init_vbr(info, channels, sampleRate, quality)
+        case .bitrate(let bitrate): initStatus = vorbis_encode_init(info, channels, sampleRate, -1, bitrate, -1)
+        }
         guard initStatus == 0 else {
-            throw fail(
-                "vorbis_encode_init_vbr",
-                "\(Self.describe(initStatus)) (\(channels) channels at \(sampleRate) Hz, quality \(quality))")
+            throw fail(operation, "\(Self.describe(initStatus)) (\(channels) channels at \(sampleRate) Hz, \(setting))")
         }
         for (name, value) in comments {
             guard Self.isValidTagName(name), !value.utf8.contains(0) else {

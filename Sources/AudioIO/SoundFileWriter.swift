@@ -53,7 +53,12 @@ public final class SoundFileWriter {
     }
 
     /// Opens a writer on `fd` (`sf_open_fd`, the descriptor stays open after `finish`).
-    public init(fileDescriptor fd: Int32, path: String, format: Format, sampleRate: Int, channels: Int) throws(AudioError) {
+    ///
+    /// `bitrate` (bits per second) sets MP3's constant bit rate and Opus's target through
+    /// libsndfile's compression level (`compressionLevel`); other formats ignore it.
+    public init(
+        fileDescriptor fd: Int32, path: String, format: Format, sampleRate: Int, channels: Int, bitrate: Int? = nil
+    ) throws(AudioError) {
         self.path = path
         self.channels = channels
         if let defect = Self.defect(of: format) {
@@ -79,6 +84,36 @@ public final class SoundFileWriter {
             var mode = Int32(SF_BITRATE_MODE_CONSTANT)
             sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size))
         }
+        if let bitrate, var level = Self.compressionLevel(bitrate: bitrate, format: format, sampleRate: sampleRate, channels: channels) {
+            guard sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) == Int32(SF_TRUE) else {
+                throw AudioError(
+                    file: path, operation: "SFC_SET_COMPRESSION_LEVEL",
+                    reason: "libsndfile refused a bit rate of \(bitrate) bits/s: \(String(cString: sf_strerror(handle)))", kind: .data)
+            }
+        }
+    }
+
+    /// The libsndfile compression level (0 best … 1 smallest) that encodes at `bitrate` bits per
+    /// second, for the formats whose level is a bit rate; nil for the others.
+    ///
+    /// libsndfile 1.2 maps the level linearly and truncates to an integer (src/mpeg_l3_encode.c,
+    /// src/ogg_opus.c), so the level aims half a unit above the wanted value:
+    /// - MP3 (constant bit rate): `320 − level × 288` kbps at 32 kHz and above, `160 − level × 152`
+    ///   from 16 kHz, `64 − level × 56` below; LAME then takes the nearest MPEG bit rate
+    ///   (128k, 160k, 192k…).
+    /// - Opus: `(1 − level) × 250000 + 6000` bits/s per channel.
+    public static func compressionLevel(bitrate: Int, format: Format, sampleRate: Int, channels: Int) -> Double? {
+        let level: Double
+        if format.major == Int32(SF_FORMAT_MPEG) {
+            let (top, bottom) = sampleRate >= 32000 ? (320.0, 32.0) : sampleRate >= 16000 ? (160.0, 8.0) : (64.0, 8.0)
+            level = (top - (Double(bitrate) / 1000 + 0.5)) / (top - bottom)
+        } else if format.subtype == Int32(SF_FORMAT_OPUS) {
+            let perChannel = Double(bitrate) / Double(max(channels, 1))
+            level = 1 - (perChannel - 6000 + 0.5) / 250_000
+        } else {
+            return nil
+        }
+        return min(max(level, 0), 1)
     }
 
     deinit { if let handle { sf_close(handle) } }

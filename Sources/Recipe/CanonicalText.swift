@@ -53,6 +53,8 @@ extension Recipe {
         add("output.bit_depth", output.bitDepth?.rawValue ?? "~")
         add("output.loudness", output.loudness.map { "\($0)" } ?? "off")
         add("output.true_peak", "\(output.truePeak)")
+        // added only when given, so the seeds of recipes without it stay as they were
+        if let bitrate = output.bitrate { add("output.bitrate", String(bitrate)) }
         return lines.joined(separator: "\n") + "\n"
     }
 }

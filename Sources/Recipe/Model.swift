@@ -235,6 +235,9 @@ public struct OutputSettings: Sendable, Equatable {
     public var loudness: Double?
     /// True-peak ceiling in dBTP.
     public var truePeak: Double
+    /// A lossy format's bit rate in bits per second; nil: the format's default
+    /// (`RecipeLimits.defaultBitrate`, or Ogg Vorbis's quality setting).
+    public var bitrate: Int?
     /// Sidecar files asked for beside the track (`vtt`, `chapters`, `waveform`), in that order.
     public var sidecars: [String] = []
     /// Files a recipe may ask for beside its track (see the Sidecars module).

@@ -1,7 +1,7 @@
-/// `output:` — sample rate, channels, format, bit depth, loudness target and true-peak ceiling.
+/// `output:` — sample rate, channels, format, bit depth, loudness target, true-peak ceiling and a lossy format's bit rate.
 extension DecodeContext {
     /// The keys an `output` mapping may hold.
-    static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak", "sidecars"]
+    static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak", "bitrate", "sidecars"]
 
     /// Reads `output`; keys that are wrong are reported and keep their defaults, so that
     /// later checks (the Nyquist frequency) still have a sample rate to use.
@@ -50,6 +50,17 @@ extension DecodeContext {
             unit($0, path: "output.true_peak", what: "a true-peak ceiling from -20 to 0 dBTP like -1 dBTP", Units.truePeak)
         }) {
             output.truePeak = peak
+        }
+        if let node = fields["bitrate"],
+            let bitrate = unit(node, path: "output.bitrate", what: "a bit rate from 32k to 320k like 128k or 96 kbps", Units.bitrate)
+        {
+            output.bitrate = bitrate
+            // a format given here is checked now; one that comes from `-o` when the track is planned
+            if let format = output.format,
+                let problem = RecipeLimits.bitrateProblem(bitrate, format: format, sampleRate: output.sampleRate, channels: output.channels)
+            {
+                error("output.bitrate: \(problem)", at: node)
+            }
         }
         if let node = fields["sidecars"], let names = sidecars(node) {
             output.sidecars = names

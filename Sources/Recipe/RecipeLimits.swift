@@ -72,6 +72,63 @@ public enum RecipeLimits {
     public static func aacRateMessage(_ rate: Int) -> String {
         "output.sample_rate: AAC (format m4a) cannot be written at \(rate) Hz; it takes \(aacSampleRates.map(String.init).joined(separator: ", ")) Hz (or use format: alac)"
     }
+    /// The bit rates a lossy format takes at `sampleRate` with `channels` channels, within
+    /// `Units.bitrateRange`, and why it takes no more (or no less); nil for a format without a
+    /// bit rate. Ogg Vorbis's range comes from libvorbis's tables, so it is checked by the
+    /// renderer (`OggVorbisWriter.accepts`), and here it is the whole range.
+    /// - m4a (AAC): at most 6144 bits per channel per 1024-frame packet, the AAC buffer
+    ///   libavcodec's encoder clamps to (264k mono at 44.1 kHz, 48k mono at 8 kHz).
+    /// - opus: 6k to 256k per channel (libsndfile's compression-level scale).
+    /// - mp3: the MPEG version's bit rates: 32k–320k at 32 kHz and above, up to 160k from 16 kHz,
+    ///   up to 64k below.
+    public static func bitrates(
+        format: AudioFormat, sampleRate: Int, channels: Int
+    ) -> (range: ClosedRange<Int>, why: String)? {
+        let all = Units.bitrateRange
+        func within(_ low: Int, _ high: Int, _ why: String) -> (ClosedRange<Int>, String) {
+            (max(all.lowerBound, low)...max(max(all.lowerBound, low), min(all.upperBound, high)), why)
+        }
+        switch format {
+        case .m4a:
+            return within(all.lowerBound, 6 * sampleRate * channels, "AAC holds at most 6144 bits per channel in each packet of 1024 frames")
+        case .opus:
+            return within(6000 * channels, 256_000 * channels, "Opus takes 6k to 256k per channel")
+        case .mp3:
+            let top = sampleRate >= 32000 ? 320_000 : sampleRate >= 16000 ? 160_000 : 64_000
+            return within(all.lowerBound, top, "MPEG audio at \(sampleRate) Hz goes up to \(top / 1000)k")
+        case .ogg:
+            return (all, "")
+        case .wav, .flac, .caf, .alac:
+            return nil
+        }
+    }
+
+    /// The bit rate a lossy format is encoded at when the recipe gives none (recipe-v1.1 § Output:
+    /// m4a 128k, opus 96k, mp3 192k), or the most the format takes at that rate and channel
+    /// count when that is less; nil for Ogg Vorbis (its v1 quality setting) and lossless formats.
+    public static func defaultBitrate(format: AudioFormat, sampleRate: Int, channels: Int) -> Int? {
+        let wanted: Int
+        switch format {
+        case .m4a: wanted = 128_000
+        case .opus: wanted = 96_000
+        case .mp3: wanted = 192_000
+        case .ogg, .wav, .flac, .caf, .alac: return nil
+        }
+        guard let range = bitrates(format: format, sampleRate: sampleRate, channels: channels)?.range else { return nil }
+        return min(max(wanted, range.lowerBound), range.upperBound)
+    }
+
+    /// Why `bitrate` cannot be used for `format` at `sampleRate` and `channels`, or nil when it can.
+    public static func bitrateProblem(_ bitrate: Int, format: AudioFormat, sampleRate: Int, channels: Int) -> String? {
+        func k(_ bits: Int) -> String { bits % 1000 == 0 ? "\(bits / 1000)k" : "\(Double(bits) / 1000)k" }
+        guard let (range, why) = bitrates(format: format, sampleRate: sampleRate, channels: channels) else {
+            return "\(format.rawValue) is lossless and has no bit rate; remove output.bitrate, or choose m4a, ogg, opus or mp3"
+        }
+        guard !range.contains(bitrate) else { return nil }
+        let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels"
+        return "\(format.rawValue) at \(sampleRate) Hz \(layout) takes \(k(range.lowerBound)) to \(k(range.upperBound)), not \(k(bitrate)) (\(why))"
+    }
+
     /// Accepted `output.channels` values: 1 to 8.
     public static let channelCounts = 1...8
 }

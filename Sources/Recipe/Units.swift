@@ -178,6 +178,40 @@ public enum Units {
         }
     }
 
+    /// Accepted `output.bitrate` values, in bits per second: 32k to 320k (recipe-v1.1 § Output).
+    public static let bitrateRange: ClosedRange<Int> = 32_000...320_000
+
+    /// A lossy encoder's bit rate in bits per second: `128k`, `96 kbps`, `128 kb/s`, `128000 bps`,
+    /// `96.5k`; from 32k to 320k. A bare number is refused with the `k` it likely lacks: `128`
+    /// could mean 128 bits or 128k.
+    public static func bitrate(_ text: String) -> Result<Int, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        var index = 0
+        guard let numeral = DecimalNumeral.scan(bytes, at: &index, allowSign: true) else {
+            return .failure(UnitError("expected a number"))
+        }
+        let number = String(decoding: bytes[..<index], as: UTF8.self)
+        skipSpaces(bytes, &index)
+        let unitName = String(decoding: bytes[index...], as: UTF8.self).lowercased()
+        let units = ["k": 3, "kbps": 3, "kb/s": 3, "kbit/s": 3, "bps": 0, "b/s": 0, "bit/s": 0]
+        guard !unitName.isEmpty else { return .failure(UnitError("needs a unit: did you mean '\(number)k'?")) }
+        guard let exponent = units[unitName] else {
+            let near = Suggestions.closest(to: unitName, in: ["k", "kbps"]).map { "did you mean '\(number)\($0)'? " } ?? ""
+            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (\(near)use k or kbps, like 128k)"))
+        }
+        guard !numeral.negative else { return .failure(UnitError("negative")) }
+        // exact: whole bits per second, no floating point
+        let fraction = numeral.fraction.reversed().drop(while: { $0 == UInt8(ascii: "0") }).reversed()
+        guard fraction.count <= exponent, numeral.significantWhole.count <= 9 else {
+            return .failure(UnitError(fraction.count > exponent ? "not a whole number of bits per second" : "outside 32k … 320k"))
+        }
+        let padded = Array(numeral.significantWhole) + Array(fraction) + Array(repeating: UInt8(ascii: "0"), count: exponent - fraction.count)
+        let value = Int(DecimalNumeral.integer(padded))
+        guard bitrateRange.contains(value) else { return .failure(UnitError("outside 32k … 320k")) }
+        return .success(value)
+    }
+
     /// A signed decimal with an optional unit (case-insensitive) that scales it by a power of ten.
     private static func quantity(_ text: String, units: [(name: String, exponent: Int)], unitHelp: String) -> Result<Double, UnitError> {
         let bytes = trimmed(text)

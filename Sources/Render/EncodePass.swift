@@ -28,7 +28,7 @@ struct EncodePass {
         let rate = recipe.output.sampleRate
         let total = sources.totalFrames
         let encoder = try TrackEncoder(
-            format: output.format, bitDepth: output.bitDepth, fileDescriptor: file.fileDescriptor,
+            format: output.format, bitDepth: output.bitDepth, bitrate: output.bitrate, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
             seed: Seed.word(seed, 1), serial: Int32(truncatingIfNeeded: Seed.word(seed, 2)), metadata: metadata)
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: threads > 1)

@@ -150,7 +150,7 @@ import Testing
     func invalidTagNameThrows(name: String) throws {
         let error = try #require(throws: AudioError.self) {
             _ = try OggVorbisWriter(
-                fileDescriptor: -1, path: "out.ogg", sampleRate: Self.rate, channels: 2, quality: 0.5, serial: 1,
+                fileDescriptor: -1, path: "out.ogg", sampleRate: Self.rate, channels: 2, rate: .quality(0.5), serial: 1,
                 comments: [(name, "x")])
         }
         #expect(error.file == "out.ogg")
@@ -165,7 +165,7 @@ import Testing
     func unsupportedFormatThrows(channels: Int, sampleRate: Int, quality: Float) throws {
         let error = try #require(throws: AudioError.self) {
             _ = try OggVorbisWriter(
-                fileDescriptor: -1, path: "out.ogg", sampleRate: sampleRate, channels: channels, quality: quality,
+                fileDescriptor: -1, path: "out.ogg", sampleRate: sampleRate, channels: channels, rate: .quality(quality),
                 serial: 1, comments: [])
         }
         #expect(error.operation == "vorbis_encode_init_vbr")
@@ -181,7 +181,7 @@ import Testing
         defer { close(fd) }
         let error = try #require(throws: AudioError.self) {
             _ = try OggVorbisWriter(
-                fileDescriptor: fd, path: file.path, sampleRate: Self.rate, channels: 1, quality: 0.5, serial: 1,
+                fileDescriptor: fd, path: file.path, sampleRate: Self.rate, channels: 1, rate: .quality(0.5), serial: 1,
                 comments: [])
         }
         #expect(error.description == "\(file.path): write failed: \(String(cString: strerror(EBADF)))")
@@ -195,7 +195,7 @@ import Testing
         for fd in [-1, unused] {
             let error = try #require(throws: AudioError.self) {
                 _ = try OggVorbisWriter(
-                    fileDescriptor: fd, path: "closed.ogg", sampleRate: Self.rate, channels: 2, quality: 0.5,
+                    fileDescriptor: fd, path: "closed.ogg", sampleRate: Self.rate, channels: 2, rate: .quality(0.5),
                     serial: 1, comments: [])
             }
             #expect(error.operation == "write")
@@ -209,7 +209,7 @@ import Testing
         defer { close(fd) }
         let error = try #require(throws: AudioError.self) {
             _ = try OggVorbisWriter(
-                fileDescriptor: fd, path: "/dev/full", sampleRate: Self.rate, channels: 2, quality: 0.5, serial: 1,
+                fileDescriptor: fd, path: "/dev/full", sampleRate: Self.rate, channels: 2, rate: .quality(0.5), serial: 1,
                 comments: [])
         }
         #expect(error.description == "/dev/full: write failed: \(String(cString: strerror(ENOSPC)))")
@@ -306,7 +306,7 @@ extension OggVorbisWriterTests {
             try #require(fd >= 0)
             defer { close(fd) }
             let writer = try OggVorbisWriter(
-                fileDescriptor: fd, path: path, sampleRate: OggVorbisWriterTests.rate, channels: channels, quality: 0.5,
+                fileDescriptor: fd, path: path, sampleRate: OggVorbisWriterTests.rate, channels: channels, rate: .quality(0.5),
                 serial: serial, comments: comments)
             try feed(samples, to: writer, channels: channels, writeFrames: writeFrames)
             try writer.finish()
@@ -409,7 +409,7 @@ extension OggVorbisWriterTests {
         func writer(channels: Int) throws -> OggVorbisWriter {
             try OggVorbisWriter(
                 fileDescriptor: 99, path: "fake.ogg", sampleRate: OggVorbisWriterTests.rate, channels: channels,
-                quality: 0.5, serial: 0x0C0F_FEE0, comments: [("TITLE", "Box Breathing")],
+                rate: .quality(0.5), serial: 0x0C0F_FEE0, comments: [("TITLE", "Box Breathing")],
                 writeFunction: { [self] _, pointer, count in write(pointer, count) })
         }
 

@@ -189,3 +189,59 @@ import Testing
         #expect(Suggestions.closest(to: word, in: candidates) == expected)
     }
 }
+
+@Suite struct BitrateTests {
+    static let good: [(String, Int)] = [
+        ("128k", 128_000), ("128K", 128_000), ("96 kbps", 96_000), ("96kbps", 96_000), ("128 kb/s", 128_000),
+        ("64 kbit/s", 64_000), ("128000 bps", 128_000), ("32k", 32_000), ("320k", 320_000), ("96.5k", 96_500),
+        ("112.000k", 112_000), ("0128k", 128_000), (" 160k\t", 160_000), ("32000 b/s", 32_000), ("32.001k", 32_001),
+    ]
+
+    @Test(arguments: good)
+    func reads(_ text: String, _ bits: Int) throws {
+        #expect(try Units.bitrate(text).get() == bits)
+    }
+
+    static let bad: [(String, String)] = [
+        ("128", "did you mean '128k'?"), ("31.999k", "outside 32k … 320k"), ("321k", "outside 32k … 320k"),
+        ("320001 bps", "outside 32k … 320k"), ("-128k", "negative"), ("96.0005k", "not a whole number of bits per second"),
+        ("128 kpbs", "did you mean '128kbps'?"), ("128 MB", "unknown unit 'mb'"), ("", "empty"), ("k", "expected a number"),
+        ("99999999999999999999999k", "outside 32k … 320k"), ("nan k", "not a number"),
+    ]
+
+    @Test(arguments: bad)
+    func refuses(_ text: String, _ reason: String) {
+        switch Units.bitrate(text) {
+        case .success(let bits): Issue.record("accepted \(text.debugDescription) as \(bits)")
+        case .failure(let error): #expect(error.reason.contains(reason), "\(error.reason)")
+        }
+    }
+
+    /// What each lossy format takes at a rate and channel count (recipe-v1.1 § Output, and the codecs' own limits).
+    @Test func formatLimits() {
+        #expect(RecipeLimits.bitrateProblem(320_000, format: .m4a, sampleRate: 48000, channels: 2) == nil)
+        #expect(RecipeLimits.bitrateProblem(288_000, format: .m4a, sampleRate: 48000, channels: 1) == nil)
+        #expect(RecipeLimits.bitrateProblem(289_000, format: .m4a, sampleRate: 48000, channels: 1)?.contains("takes 32k to 288k") == true)
+        #expect(RecipeLimits.bitrateProblem(64_000, format: .m4a, sampleRate: 8000, channels: 1)?.contains("takes 32k to 48k") == true)
+        #expect(RecipeLimits.bitrateProblem(256_000, format: .opus, sampleRate: 48000, channels: 1) == nil)
+        #expect(RecipeLimits.bitrateProblem(257_000, format: .opus, sampleRate: 48000, channels: 1)?.contains("6k to 256k per channel") == true)
+        #expect(RecipeLimits.bitrateProblem(40_000, format: .opus, sampleRate: 48000, channels: 8)?.contains("takes 48k to 320k") == true)
+        #expect(RecipeLimits.bitrateProblem(160_000, format: .mp3, sampleRate: 22050, channels: 2) == nil)
+        #expect(RecipeLimits.bitrateProblem(192_000, format: .mp3, sampleRate: 22050, channels: 2)?.contains("up to 160k") == true)
+        #expect(RecipeLimits.bitrateProblem(96_000, format: .mp3, sampleRate: 11025, channels: 2)?.contains("up to 64k") == true)
+        for lossless in [AudioFormat.wav, .flac, .caf, .alac] {
+            #expect(RecipeLimits.bitrateProblem(128_000, format: lossless, sampleRate: 48000, channels: 2)?.contains("lossless") == true)
+        }
+    }
+
+    /// The spec's defaults, and the most a format takes where the default is more.
+    @Test func defaults() {
+        #expect(RecipeLimits.defaultBitrate(format: .m4a, sampleRate: 48000, channels: 2) == 128_000)
+        #expect(RecipeLimits.defaultBitrate(format: .opus, sampleRate: 48000, channels: 2) == 96_000)
+        #expect(RecipeLimits.defaultBitrate(format: .mp3, sampleRate: 44100, channels: 2) == 192_000)
+        #expect(RecipeLimits.defaultBitrate(format: .mp3, sampleRate: 22050, channels: 2) == 160_000)
+        #expect(RecipeLimits.defaultBitrate(format: .m4a, sampleRate: 8000, channels: 1) == 48_000)
+        #expect(RecipeLimits.defaultBitrate(format: .ogg, sampleRate: 48000, channels: 2) == nil)
+        #expect(RecipeLimits.defaultBitrate(format: .flac, sampleRate: 48000, channels: 2) == nil)
+    }
+}

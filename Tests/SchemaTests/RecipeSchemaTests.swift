@@ -114,6 +114,12 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "phase without a length", "cycles: 2\npattern:\n  phases:\n    - { kind: inhale, label: In }\n", schema: "$.pattern.phases[0]",
             parser: "expected a 'length:'"),
+        RejectedRecipe(
+            "bit rate on a lossless format", base + "output: { format: flac, bitrate: 128k }\n", schema: "$.output.bitrate",
+            parser: "flac is lossless and has no bit rate"),
+        RejectedRecipe("bit rate without a unit", base + "output: { format: m4a, bitrate: 128 }\n", schema: "$.output.bitrate", parser: "did you mean '128k'?"),
+        RejectedRecipe("bit rate over 320k", base + "output: { format: mp3, bitrate: 321k }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
+        RejectedRecipe("bit rate under 32k", base + "output: { format: ogg, bitrate: 31999 bps }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
         RejectedRecipe("cycles not whole", "pattern: box\ncycles: 2.5\n", schema: "$.cycles", parser: "cycles: expected a number of cycles"),
     ]
 
@@ -168,6 +174,11 @@ struct RecipeSchemaTests {
         AcceptedRecipe("no bed", base + "bed: none\n"),
         AcceptedRecipe(
             "loudness off", base + "output: { loudness: off, true_peak: 0 dBTP, sample_rate: 44100, channels: 1, format: wav, bit_depth: 32f }\n"),
+        AcceptedRecipe("bit rate in k", base + "output: { format: m4a, bitrate: 128k }\n"),
+        AcceptedRecipe("bit rate in kbps", base + "output: { format: opus, bitrate: 96 kbps }\n"),
+        AcceptedRecipe("bit rate in kb/s with decimals", base + "output: { format: ogg, bitrate: 112.5 kb/s }\n"),
+        AcceptedRecipe("bit rate in bps, at the limits", base + "output: { format: mp3, bitrate: 320000 bps }\n"),
+        AcceptedRecipe("bit rate at its floor", base + "output: { bitrate: 32K }\n"),
         AcceptedRecipe(
             "quoted numbers and booleans", base + "premium: \"true\"\nsort_order: \"-3\"\noutput: { sample_rate: '8000', bit_depth: '16' }\n"),
         AcceptedRecipe(

@@ -28,8 +28,6 @@ final class TrackEncoder {
         case vorbis(OggVorbisWriter)
         case m4a(M4AWriter, Sample)
     }
-    /// AAC's bit rate until a recipe can choose it (recipe-v1.1's default for m4a).
-    static let aacBitrate = 128_000
     private enum Sample { case int16, int24, float }
 
     private let backend: Backend
@@ -45,7 +43,7 @@ final class TrackEncoder {
 
     /// Opens the encoder for `format` on `fd`, with `metadata` in the file.
     init(
-        format: AudioFormat, bitDepth: BitDepth, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
+        format: AudioFormat, bitDepth: BitDepth, bitrate: Int?, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
         totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata
     ) throws(AudioError) {
         self.fileDescriptor = fd
@@ -90,12 +88,15 @@ final class TrackEncoder {
             backend = .m4a(
                 try M4AWriter(
                     fileDescriptor: fd, path: path,
-                    codec: format == .m4a ? .aac(bitrate: Self.aacBitrate) : .alac(bitDepth: sample == .int16 ? 16 : 24),
+                    codec: format == .m4a
+                        ? .aac(bitrate: bitrate ?? RecipeLimits.defaultBitrate(format: .m4a, sampleRate: sampleRate, channels: channels) ?? 0)
+                        : .alac(bitDepth: sample == .int16 ? 16 : 24),
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
                     metadata: metadata.tags.compactMap { key, value in names[key].map { ($0, value) } }, chapters: metadata.chapters),
                 sample)
         } else if let sfFormat = sfChosen {
-            let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels)
+            let writer = try SoundFileWriter(
+                fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels, bitrate: bitrate)
             for (key, value) in metadata.tags {
                 switch key {
                 case "TITLE": writer.setString(Int32(SF_STR_TITLE), value)
@@ -109,7 +110,7 @@ final class TrackEncoder {
             backend = .vorbis(
                 try OggVorbisWriter(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                    quality: 0.5, serial: serial, comments: metadata.tags + metadata.chapterComments))
+                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(0.5), serial: serial, comments: metadata.tags + metadata.chapterComments))
         }
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Self.maximumFrames * channels) : []

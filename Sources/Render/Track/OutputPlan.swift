@@ -12,6 +12,9 @@ struct OutputPlan {
     let sidecars: [(SidecarKind, String)]
     let format: AudioFormat
     let bitDepth: BitDepth
+    /// A lossy format's bit rate in bits per second: the recipe's, or the format's default;
+    /// nil for lossless formats and for Ogg Vorbis at its quality setting.
+    let bitrate: Int?
     /// The true-peak ceiling for the limiter, lowered for lossy formats whose decoders overshoot.
     let ceiling: Double
 
@@ -45,13 +48,32 @@ struct OutputPlan {
                     at: recipe.location(of: "output.bit_depth"))
             ])
         }
-        if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
-            throw DiagnosticList([Diagnostic(defect, at: recipe.location(of: "output.format"))])
-        }
         if format == .m4a, !RecipeLimits.aacSampleRates.contains(recipe.output.sampleRate) {
             // `-o x.m4a` with a rate AAC cannot take (a recipe saying `format: m4a` is refused when read)
             throw DiagnosticList([Diagnostic(RecipeLimits.aacRateMessage(recipe.output.sampleRate), at: recipe.location(of: "output.sample_rate"))])
         }
+        let output = recipe.output
+        if let bitrate = output.bitrate {
+            // a recipe naming its format was checked when read; here the format may come from `-o`
+            if let problem = RecipeLimits.bitrateProblem(bitrate, format: format, sampleRate: output.sampleRate, channels: output.channels) {
+                throw DiagnosticList([Diagnostic("output.bitrate: \(problem)", at: recipe.location(of: "output.bitrate"))])
+            }
+            if format == .ogg, !OggVorbisWriter.accepts(bitrate: bitrate, sampleRate: output.sampleRate, channels: output.channels) {
+                let layout = output.channels == 1 ? "mono" : output.channels == 2 ? "stereo" : "\(output.channels) channels"
+                throw DiagnosticList([
+                    Diagnostic(
+                        "output.bitrate: libvorbis cannot encode \(bitrate / 1000)k at \(output.sampleRate) Hz \(layout)"
+                            + (OggVorbisWriter.bitrates(sampleRate: output.sampleRate, channels: output.channels).map {
+                                "; it takes \($0.lowerBound / 1000)k to \($0.upperBound / 1000)k there"
+                            } ?? "; leave bitrate out to encode at Ogg's quality setting"),
+                        at: recipe.location(of: "output.bitrate"))
+                ])
+            }
+        }
+        if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
+            throw DiagnosticList([Diagnostic(defect, at: recipe.location(of: "output.format"))])
+        }
+        self.bitrate = output.bitrate ?? RecipeLimits.defaultBitrate(format: format, sampleRate: output.sampleRate, channels: output.channels)
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension
         self.cueSheetPath = stem + ".cues.json"

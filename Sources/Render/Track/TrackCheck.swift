@@ -13,6 +13,11 @@ extension TrackRenderer {
     public static func check(recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders()) throws(DiagnosticList) -> [String] {
         var problems: [Diagnostic] = []
         do { _ = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
+        // what the output's format decides (a bit rate libvorbis has no mode for, CAF's defect);
+        // a format that comes from `-o` is planned when the track renders
+        if recipe.output.format != nil {
+            do { _ = try OutputPlan(recipe: recipe, outputPath: nil) } catch { problems += error.diagnostics }
+        }
         var used: [String] = []
         var folder: AssetFolder?
         do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
