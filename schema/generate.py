@@ -218,6 +218,15 @@ recipe = {
             "enum": [True, False, "true", "false"],
             "default": False,
         },
+        "delivery": {
+            "description": (
+                "Catalog delivery: bundled (the default) ships the track inside the app, on-demand has the app "
+                "fetch it when needed. catalog.json lists each track's delivery and bytes and totals the bundled "
+                "tracks' bytes (bundle.bytes), which render --bundle-budget checks."
+            ),
+            "enum": ["bundled", "on-demand"],
+            "default": "bundled",
+        },
         "sort_order": {
             "title": "a whole number",
             "description": "Catalog metadata: a whole number that orders tracks within a category." + QUOTED,

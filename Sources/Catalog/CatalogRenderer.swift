@@ -21,12 +21,16 @@ public final class CatalogRenderer: @unchecked Sendable {
         public var audioSeconds = 0.0
         public var renderedSeconds = 0.0
         public var wallSeconds = 0.0
+        /// The manifest as written at the end of the run: its bundle total, budget and tracks.
+        public var manifest = Manifest(tracks: [])
     }
 
     private let output: String
     private let assets: String?
     private let jobs: Int
     private let progress: Progress
+    /// `--bundle-budget` in bytes, written into the manifest's `bundle.budget`.
+    private let budget: Int64?
     private let lock = NSLock()
     private var entries: [String: Manifest.Entry] = [:]
     private var shardInfo: Manifest.ShardInfo?
@@ -37,8 +41,9 @@ public final class CatalogRenderer: @unchecked Sendable {
     /// Manifest entries of tracks being rendered again, by id, until their new files are in place.
     private var replaced: [String: Manifest.Entry] = [:]
 
-    public init(output: String, assets: String?, jobs: Int, progress: Progress) {
+    public init(output: String, assets: String?, jobs: Int, progress: Progress, budget: Int64? = nil) {
         self.output = output
+        self.budget = budget
         self.assets = assets
         self.jobs = max(1, jobs)
         self.progress = progress
@@ -92,6 +97,8 @@ public final class CatalogRenderer: @unchecked Sendable {
         todo = []
         for track in tracks {
             if let entry = entries[track.recipe.id], entry.fingerprint == track.fingerprint, isOnDisk(entry) {
+                // delivery is the catalog's business, not the sound's: a changed one is listed, not rendered
+                entries[entry.id]?.delivery = track.recipe.delivery
                 summary.upToDate += 1
                 summary.audioSeconds += entry.duration
                 progress.finished(track.recipe.file, status: "up to date")
@@ -132,7 +139,8 @@ public final class CatalogRenderer: @unchecked Sendable {
                         id: track.recipe.id, title: track.recipe.title, category: track.recipe.category,
                         duration: Double(done.frames) / Double(done.sampleRate), file: track.audioFile, cues: track.cueFile,
                         sidecars: track.sidecars.map(\.file),
-                        premium: track.recipe.premium, sortOrder: track.recipe.sortOrder, frames: done.frames,
+                        premium: track.recipe.premium, sortOrder: track.recipe.sortOrder, delivery: track.recipe.delivery,
+                        frames: done.frames,
                         sampleRate: done.sampleRate, sha256: done.sha256, bytes: done.bytes,
                         loudnessLUFS: done.loudness.map { ($0 * 100).rounded() / 100 },
                         truePeakDBTP: done.truePeak.map { ($0 * 100).rounded() / 100 }, fingerprint: track.fingerprint)
@@ -164,6 +172,7 @@ public final class CatalogRenderer: @unchecked Sendable {
             }
         }
         try PreviewIndex.write(folder: output, manifest: Manifest(tracks: Array(entries.values), shard: shardInfo))
+        summary.manifest = manifest()
         summary.rendered = results.rendered
         summary.audioSeconds += results.audioSeconds
         summary.renderedSeconds = results.renderedSeconds
@@ -221,15 +230,19 @@ public final class CatalogRenderer: @unchecked Sendable {
         }
     }
 
-    /// Rewrites catalog.json from the current entries (caller holds the lock, or runs alone).
-    /// An unchanged manifest is left as it is (an up-to-date run touches no file).
-    private func writeManifest() throws {
+    /// The manifest of the current entries (caller holds the lock, or runs alone).
+    private func manifest() -> Manifest {
         // a shard's catalog lists every id its tracks have: one kept while its recipe fails to load
         // too, or the manifest would be one the strict reader (and the next run) refuses
         var shard = shardInfo
         shard?.catalog = Set(shardInfo?.catalog ?? []).union(entries.keys).sorted()
-        let manifest = Manifest(tracks: Array(entries.values), shard: shard)
-        let bytes = Array(manifest.jsonText().utf8)
+        return Manifest(tracks: Array(entries.values), shard: shard, budget: budget)
+    }
+
+    /// Rewrites catalog.json from the current entries (caller holds the lock, or runs alone).
+    /// An unchanged manifest is left as it is (an up-to-date run touches no file).
+    private func writeManifest() throws {
+        let bytes = Array(manifest().jsonText().utf8)
         if let current = FileManager.default.contents(atPath: path(Manifest.fileName)), [UInt8](current) == bytes { return }
         try AtomicOutputFile.write(bytes, to: path(Manifest.fileName))
     }

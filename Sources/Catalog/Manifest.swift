@@ -1,4 +1,5 @@
 import CadenceCues
+import Recipe
 
 /// `catalog.json`: the bundle manifest the player apps load, one entry per track.
 ///
@@ -16,10 +17,21 @@ public struct Manifest: Sendable, Equatable {
 
     public var tracks: [Entry]
     public var shard: ShardInfo?
+    /// `--bundle-budget` in bytes, written as `bundle.budget` (null without one).
+    public var budget: Int64?
 
-    public init(tracks: [Entry], shard: ShardInfo? = nil) {
+    public init(tracks: [Entry], shard: ShardInfo? = nil, budget: Int64? = nil) {
         self.tracks = tracks.sorted { $0.id < $1.id }
         self.shard = shard
+        self.budget = budget
+    }
+
+    /// The bundled tracks' audio bytes (`bundle.bytes`): what the app ships inside itself.
+    public var bundledBytes: Int64 { tracks.filter { $0.delivery == .bundled }.reduce(0) { $0 + $1.bytes } }
+
+    /// The bundled tracks, largest first (ties by id), for a budget's message.
+    public var largestBundled: [Entry] {
+        tracks.filter { $0.delivery == .bundled }.sorted { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.id < $1.id }
     }
 
     public struct Entry: Sendable, Equatable {
@@ -33,6 +45,8 @@ public struct Manifest: Sendable, Equatable {
         public var sidecars: [String]?
         public var premium: Bool
         public var sortOrder: Int?
+        /// Shipped inside the app or fetched when needed; an older manifest without the key reads as bundled.
+        public var delivery: Delivery
         public var frames: Int64
         public var sampleRate: Int
         public var sha256: String
@@ -66,7 +80,12 @@ extension Manifest.Entry {
 extension Manifest {
     /// The keys of the document, in the order they are written.
     public enum Key: String, CaseIterable, Sendable {
-        case format, version, shard, tracks
+        case format, version, shard, bundle, tracks
+    }
+
+    /// The keys of `bundle`, in the order they are written: the bundled tracks' audio bytes and the budget.
+    public enum BundleKey: String, CaseIterable, Sendable {
+        case bytes, budget
     }
 
     /// The keys of `shard`, in the order they are written.
@@ -78,6 +97,7 @@ extension Manifest {
     public enum EntryKey: String, CaseIterable, Sendable {
         case id, title, category, duration, file, cues, sidecars, premium
         case sortOrder = "sort_order"
+        case delivery
         case frames
         case sampleRate = "sample_rate"
         case sha256, bytes
@@ -100,6 +120,7 @@ extension Manifest.Entry {
         case .sidecars: sidecars.map { "[" + $0.map(JSONText.string).joined(separator: ", ") + "]" }
         case .premium: premium ? "true" : "false"
         case .sortOrder: sortOrder.map(String.init) ?? "null"
+        case .delivery: JSONText.string(delivery.rawValue)
         case .frames: String(frames)
         case .sampleRate: String(sampleRate)
         case .sha256: JSONText.string(sha256)
@@ -134,6 +155,10 @@ extension Manifest {
             j.close(array: true)
             j.close()
         }
+        j.open(Key.bundle.rawValue)
+        j.field(BundleKey.bytes.rawValue, bundledBytes)
+        j.raw(BundleKey.budget.rawValue, budget.map(String.init) ?? "null")
+        j.close()
         j.open(Key.tracks.rawValue, array: true)
         for track in tracks {
             j.open()

@@ -28,6 +28,9 @@ extension Manifest {
         /// 384 kHz, 8 channels, 32-bit float WAV, 86,400 × 384,000 × 8 × 4 bytes ≈ 1.06 TB (`RecipeLimits`
         /// `maxDuration`, `sampleRates`, `channelCounts`). `merge` also checks it is the file's size.
         public static let maxTrackBytes: Int64 = 1 << 41
+        /// The largest `bundle.bytes` and `bundle.budget`: 100,000 tracks at `maxTrackBytes` (a 16 MiB
+        /// manifest holds fewer entries than that).
+        public static let maxBundleBytes: Int64 = maxTrackBytes * 100_000
         /// The largest cue sheet a bundle may hold: 64 MiB (a 24 h track of 100,000 phases takes about 30 MB).
         /// `merge` reads each cue sheet to check it describes its track, and refuses a larger one unread.
         public static let maxCueSheetBytes = 64 << 20

@@ -59,7 +59,11 @@ struct ManifestReader {
         }
         let tracks = readTracks(top, catalog: shard.map { Set($0.catalog) })
         guard problems.isEmpty, let tracks else { return nil }
-        return Manifest(tracks: tracks, shard: shard)
+        var manifest = Manifest(tracks: tracks, shard: shard)
+        if let value = top.members[Manifest.Key.bundle.rawValue], value != .null {
+            manifest.budget = readBundle(value, path: top.path(Manifest.Key.bundle.rawValue), bundled: manifest.bundledBytes) ?? nil
+        }
+        return problems.isEmpty ? manifest : nil
     }
 
     // MARK: - The document
@@ -92,6 +96,24 @@ struct ManifestReader {
         let catalog = idList(o, Manifest.ShardKey.catalog.rawValue)
         guard problems.count == before, let count, let index, let catalog else { return nil }
         return Manifest.ShardInfo(index: Int(index), count: Int(count), catalog: catalog)
+    }
+
+    /// `bundle`: `bytes` must be the bundled tracks' total (`bundled`), `budget` null or a size in
+    /// bytes; returns the budget. Absent in a manifest older than catalog delivery.
+    private mutating func readBundle(_ value: JSONValue, path: String, bundled: Int64) -> Int64?? {
+        guard let o = object(value, path: path, what: "an object (the bundled tracks' bytes and the budget)") else { return nil }
+        let most = Manifest.Limits.maxBundleBytes
+        let bytesKey = Manifest.BundleKey.bytes.rawValue
+        if let bytes = integer(o, bytesKey, in: 0...most, "a size in bytes"), bytes != bundled {
+            report(o.path(bytesKey), "expected \(bundled) (the bytes of the tracks whose delivery is bundled), found \(bytes)")
+        }
+        let budgetKey = Manifest.BundleKey.budget.rawValue
+        guard let budget = o.members[budgetKey], budget != .null else { return .some(nil) }
+        guard let n = try? o.int64(budgetKey), (1...most).contains(n) else {
+            report(o.path(budgetKey), "expected a budget in bytes from 1 to \(most), or null, found \(shown(budget))")
+            return nil
+        }
+        return .some(n)
     }
 
     /// The catalog's ids: an array of valid ids, sorted, each once.
@@ -153,7 +175,7 @@ struct ManifestReader {
         // the id first: the file names are made from it
         let id = self.id(o, catalog: catalog)
         var title: String?, category: String??, duration: Double?, file: String?, cues: String?, sidecars: [String]??
-        var premium: Bool?, sortOrder: Int??, frames: Int64?, sampleRate: Int64?, sha256: String?, bytes: Int64?
+        var premium: Bool?, sortOrder: Int??, delivery: Delivery?, frames: Int64?, sampleRate: Int64?, sha256: String?, bytes: Int64?
         var loudness: Double??, truePeak: Double??, fingerprint: String?
         for key in Manifest.EntryKey.allCases {
             let name = key.rawValue
@@ -174,6 +196,7 @@ struct ManifestReader {
             case .sidecars: sidecars = sidecarList(o, name, id: id)
             case .premium: premium = bool(o, name)
             case .sortOrder: sortOrder = optionalInteger(o, name)
+            case .delivery: delivery = self.delivery(o, name)
             case .frames:
                 let rate = Manifest.Limits.sampleRates.upperBound
                 frames = integer(o, name, in: 1...(Manifest.Limits.maxSeconds * Int64(rate)), "a number of frames", note: "24 h at \(rate) Hz")
@@ -191,11 +214,11 @@ struct ManifestReader {
             checkTiming(o, frames: frames, sampleRate: sampleRate, duration: duration)
         }
         guard problems.count == before, let id, let title, let category, let duration, let file, let cues, let sidecars, let premium,
-            let sortOrder, let frames, let sampleRate, let sha256, let bytes, let loudness, let truePeak, let fingerprint
+            let sortOrder, let delivery, let frames, let sampleRate, let sha256, let bytes, let loudness, let truePeak, let fingerprint
         else { return nil }
         return Manifest.Entry(
             id: id, title: title, category: category, duration: duration, file: file, cues: cues, sidecars: sidecars, premium: premium,
-            sortOrder: sortOrder, frames: frames, sampleRate: Int(sampleRate), sha256: sha256, bytes: bytes, loudnessLUFS: loudness,
+            sortOrder: sortOrder, delivery: delivery, frames: frames, sampleRate: Int(sampleRate), sha256: sha256, bytes: bytes, loudnessLUFS: loudness,
             truePeakDBTP: truePeak, fingerprint: fingerprint)
     }
 
@@ -310,6 +333,16 @@ struct ManifestReader {
             return nil
         }
         return n
+    }
+
+    /// `delivery`: `bundled` or `on-demand`; absent (a manifest older than catalog delivery) is bundled.
+    private mutating func delivery(_ o: JSONObjectReader, _ key: String) -> Delivery? {
+        guard let value = o.members[key] else { return .bundled }
+        guard case .string(let word) = value, let delivery = Delivery(rawValue: word) else {
+            report(o.path(key), "expected \(Delivery.allCases.map { "'\($0.rawValue)'" }.joined(separator: " or ")), found \(shown(value))")
+            return nil
+        }
+        return delivery
     }
 
     /// A whole number that fits in `Int`, or null, or absent.

@@ -11,13 +11,14 @@ import Foundation
 /// Every problem of every folder is collected, each at the manifest key it concerns, and only when
 /// there is none is anything written: the files are copied, then the manifest and the page written.
 public enum Merge {
-    /// Merges `inputs` (shard output folders) into `output`; returns the number of tracks.
+    /// Merges `inputs` (shard output folders) into `output`; returns the joined manifest, with
+    /// `budget` (`--bundle-budget`) as its `bundle.budget`.
     ///
     /// Refused, with nothing written: a `DiagnosticList` whose `kind` is `noInput` when a folder,
     /// a manifest, a listed file or a shard is missing or unreadable, `usage` when a folder is given
     /// twice, `data` for anything wrong in what was read. Failing while writing: an `AudioError` or
     /// a `ManifestError` (the output cannot be created).
-    public static func run(inputs: [String], output: String) throws -> Int {
+    public static func run(inputs: [String], output: String, budget: Int64? = nil) throws -> Manifest {
         var problems: [Diagnostic] = []
         var joined = JoinedShards()
         for folder in distinctFolders(inputs, problems: &problems) {
@@ -47,10 +48,10 @@ public enum Merge {
                 try copy(path(folder, name), to: path(output, name), audioOf: name == entry.file ? entry : nil)
             }
         }
-        let merged = Manifest(tracks: joined.tracks.map(\.entry))
+        let merged = Manifest(tracks: joined.tracks.map(\.entry), budget: budget)
         try AtomicOutputFile.write(Array(merged.jsonText().utf8), to: path(output, Manifest.fileName))
         try PreviewIndex.write(folder: output, manifest: merged)
-        return joined.tracks.count
+        return merged
     }
 
     /// The folders given, each once, in order. A missing one or one that is not a folder is reported

@@ -13,6 +13,8 @@ public struct Recipe: Sendable {
     public var category: String?
     public var premium: Bool
     public var sortOrder: Int?
+    /// Whether the app ships the track or fetches it (recipe-v1.1 § Catalog delivery).
+    public var delivery: Delivery
 
     public var length: Length
     public var endOn: EndOn
@@ -35,7 +37,7 @@ public struct Recipe: Sendable {
 
     public init(
         file: String, id: String, title: String, category: String? = nil, premium: Bool = false,
-        sortOrder: Int? = nil, length: Length, endOn: EndOn = .cycle, pattern: Pattern,
+        sortOrder: Int? = nil, delivery: Delivery = .bundled, length: Length, endOn: EndOn = .cycle, pattern: Pattern,
         intro: ExactSeconds = .zero, outro: ExactSeconds = .zero, bed: Bed? = nil,
         cues: [String: CueSound], output: OutputSettings = OutputSettings(),
         locations: [String: SourceLocation] = [:]
@@ -46,6 +48,7 @@ public struct Recipe: Sendable {
         self.category = category
         self.premium = premium
         self.sortOrder = sortOrder
+        self.delivery = delivery
         self.length = length
         self.endOn = endOn
         self.pattern = pattern
@@ -216,6 +219,13 @@ public enum AudioFormat: String, Sendable, CaseIterable {
         default: return nil
         }
     }
+}
+
+/// `delivery`: the track ships inside the app (`bundled`, the default) or the app fetches it
+/// when needed (`on-demand`); `catalog.json` totals the bundled tracks' bytes.
+public enum Delivery: String, Sendable, CaseIterable {
+    case bundled
+    case onDemand = "on-demand"
 }
 
 /// `bit_depth`: 16 | 24 | 32f.

@@ -4,7 +4,7 @@ import AudioCore
 enum RecipeDecoder {
     /// The keys a recipe may hold at the top level, in the order messages list them.
     static let topKeys = [
-        "id", "title", "category", "premium", "sort_order", "duration", "cycles", "end_on", "pattern", "intro", "outro",
+        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "end_on", "pattern", "intro", "outro",
         "bed", "cues", "output",
     ]
 
@@ -82,6 +82,9 @@ extension DecodeContext {
         let category = top["category"].flatMap { string($0, path: "category") }
         let premium = top["premium"].flatMap { bool($0, path: "premium") } ?? false
         let sortOrder = top["sort_order"].flatMap { integer($0, path: "sort_order", range: Int.min...Int.max, what: "a whole number") }
+        let delivery =
+            top["delivery"].flatMap { choice($0, path: "delivery", options: Delivery.allCases.map(\.rawValue)) }
+            .flatMap(Delivery.init(rawValue:)) ?? .bundled
         let endOn =
             top["end_on"].flatMap { choice($0, path: "end_on", options: EndOn.allCases.map(\.rawValue)) }
             .flatMap(EndOn.init(rawValue:)) ?? .cycle
@@ -103,7 +106,7 @@ extension DecodeContext {
         guard let id, let title, let pattern, let length, let cues else { return nil }
         return Recipe(
             file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
-            length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
+            delivery: delivery, length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
             output: output, locations: locations)
     }
 

@@ -20,8 +20,9 @@ enum CatalogCommand {
             printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
         }
         let progress = Progress(quiet: options.quiet)
-        let renderer = CatalogRenderer(output: output, assets: options.assets,
-                                       jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+        let renderer = CatalogRenderer(
+            output: output, assets: options.assets, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress,
+            budget: options.bundleBudget)
         let summary: CatalogRenderer.Summary
         do {
             summary = try renderer.run(plan: plan, shard: options.shard)
@@ -41,7 +42,8 @@ enum CatalogCommand {
         }
         progress.end()
         if !options.quiet { printSummary(summary, shard: options.shard, scanProblems: plan.scanProblems.count) }
-        return failure(scan: plan.scanProblems, recipes: report(summary.failed))
+        let overBudget = checkBudget(summary.manifest, folder: output)
+        return failure(scan: plan.scanProblems, recipes: report(summary.failed)) ?? overBudget
     }
 
     static func check(inputs: [String], options: Options) -> FailureKind? {
@@ -62,9 +64,12 @@ enum CatalogCommand {
     static func merge(folders: [String], options: Options) -> FailureKind? {
         let output = options.output ?? "dist"
         do {
-            let count = try Merge.run(inputs: folders, output: output)
-            if !options.quiet { print("merged \(count) tracks from \(folders.count) folders into \(output)") }
-            return nil
+            let merged = try Merge.run(inputs: folders, output: output, budget: options.bundleBudget)
+            if !options.quiet {
+                print("merged \(merged.tracks.count) tracks from \(folders.count) folders into \(output)")
+                print(bundleLine(merged))
+            }
+            return checkBudget(merged, folder: output)
         } catch let refused as DiagnosticList {
             // nothing was written: noInput for something missing, usage for a folder given twice, data for bad data
             for diagnostic in refused.diagnostics { printError("\(diagnostic)") }
@@ -80,6 +85,32 @@ enum CatalogCommand {
             return .cannotCreate
         }
     }
+
+    /// The summary's line on what the app ships: `bundled      62.4 MB in 8 tracks, of an 80.0 MB budget (2 on demand: 95.1 MB)`.
+    static func bundleLine(_ manifest: Manifest) -> String {
+        let bundled = manifest.tracks.filter { $0.delivery == .bundled }
+        let onDemand = manifest.tracks.filter { $0.delivery == .onDemand }
+        let budget = manifest.budget.map { ", of a \(ByteSize.format($0)) budget" } ?? ""
+        let fetched = onDemand.isEmpty ? "" : " (\(onDemand.count) on demand: \(ByteSize.format(onDemand.reduce(0) { $0 + $1.bytes })))"
+        return "bundled      \(ByteSize.format(manifest.bundledBytes)) in \(tracks(bundled.count))\(budget)\(fetched)"
+    }
+
+    /// With a budget the bundled tracks' audio passes: prints why, naming the largest bundled
+    /// tracks, and returns `.data`; nil when within it or without one.
+    static func checkBudget(_ manifest: Manifest, folder: String) -> FailureKind? {
+        guard let budget = manifest.budget, manifest.bundledBytes > budget else { return nil }
+        let over = manifest.bundledBytes - budget
+        let largest = manifest.largestBundled.prefix(5).map { "\($0.file) (\(ByteSize.format($0.bytes)))" }.joined(separator: ", ")
+        printError(
+            "\((folder as NSString).appendingPathComponent(Manifest.fileName)): error: the bundled tracks' audio is "
+                + "\(ByteSize.format(manifest.bundledBytes)) (\(manifest.bundledBytes) bytes), over the \(ByteSize.format(budget)) budget "
+                + "(\(budget) bytes) by \(ByteSize.format(over)); largest bundled: \(largest). Mark long tracks "
+                + "'delivery: on-demand', or lower their output.bitrate")
+        return .data
+    }
+
+    /// `1 track`, `3 tracks`.
+    private static func tracks(_ count: Int) -> String { "\(count) track\(count == 1 ? "" : "s")" }
 
     /// The failure of a run whose scan found `scan` and whose recipes failed with `recipes`
     /// (from `report`): no input beats the rest, else the highest; nil when nothing failed.
@@ -113,6 +144,7 @@ enum CatalogCommand {
             audio        \(RenderCommand.clock(s.audioSeconds))
             wall time    \(String(format: "%.2f s", s.wallSeconds))
             realtime     \(s.rendered > 0 ? String(format: "%.0f×", factor) : "–")
+            \(bundleLine(s.manifest))
             """)
     }
 

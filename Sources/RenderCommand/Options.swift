@@ -29,6 +29,8 @@ struct Options {
     var quiet = false
     var jobs: Int?
     var shard: ShardSpec?
+    /// `--bundle-budget 80MB`: the most the bundled tracks' audio may weigh, in bytes.
+    var bundleBudget: Int64?
     /// `--sidecars vtt,chapters`: files written beside every track, besides those its recipe asks for.
     var sidecars: Set<SidecarKind> = []
 
@@ -38,6 +40,13 @@ struct Options {
         } catch {
             let names = SidecarKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw UsageError(message: "--sidecars takes a list from \(names), all or none (like vtt,chapters), not '\(error.word)'")
+        }
+    }
+
+    private static func budget(_ text: String) throws(UsageError) -> Int64 {
+        switch ByteSize.parse(text, limit: Manifest.Limits.maxBundleBytes) {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw UsageError(message: "--bundle-budget needs \(error)")
         }
     }
 
@@ -74,11 +83,13 @@ struct Options {
                 options.jobs = n
             case "--shard": shardText = try value(argument)
             case "--sidecars": options.sidecars.formUnion(try sidecarList(try value(argument)))
+            case "--bundle-budget": options.bundleBudget = try budget(try value(argument))
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
                 if argument.hasPrefix("--output=") { options.output = String(argument.dropFirst(9)) }
                 else if argument.hasPrefix("--assets=") { options.assets = String(argument.dropFirst(9)) }
                 else if argument.hasPrefix("--shard=") { shardText = String(argument.dropFirst(8)) }
+                else if argument.hasPrefix("--bundle-budget=") { options.bundleBudget = try budget(String(argument.dropFirst(16))) }
                 else if argument.hasPrefix("--sidecars=") { options.sidecars.formUnion(try sidecarList(String(argument.dropFirst(11)))) }
                 else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)), n >= 1 { options.jobs = n }
                 else if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option '\(argument)'") }
@@ -111,6 +122,16 @@ struct Options {
             return options
         }
         guard let first = inputs.first else { throw UsageError(message: "no recipe given") }
+        if options.bundleBudget != nil {
+            // the budget is the whole bundle's, measured on what was rendered
+            if checking { throw UsageError(message: "--bundle-budget is checked after rendering; --check renders nothing") }
+            if options.shard != nil {
+                throw UsageError(message: "--bundle-budget applies to the whole catalog, not one shard: give it to 'render merge'")
+            }
+            if inputs.count == 1 && !isDirectory(first) {
+                throw UsageError(message: "--bundle-budget applies to a folder of recipes rendered into a bundle")
+            }
+        }
         if checking {
             options.action = .check(inputs)
             return options

@@ -8,9 +8,9 @@ import Render
 public enum RenderCommand {
     static let usage = """
         usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf,m4a}] [--sidecars LIST] [--assets DIR] [--quiet]
-               render RECIPES/ -o DIST/ [-j N] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
+               render RECIPES/ -o DIST/ [-j N] [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
-               render merge SHARD-DIR/… -o DIST/
+               render merge SHARD-DIR/… -o DIST/ [--bundle-budget SIZE]
         """
 
     static let help = """
@@ -32,6 +32,10 @@ public enum RenderCommand {
           --shard K/N         render only the K-th of N balanced parts of the catalog;
                               'auto' reads CADENCE_SHARD=K/N, GitLab's CI_NODE_INDEX and
                               CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL
+          --bundle-budget SIZE
+                              fail (65, after rendering) when the tracks with delivery
+                              bundled weigh more than SIZE: 80MB is 80,000,000 bytes,
+                              80MiB 83,886,080; catalog.json's bundle records it
           --sidecars LIST     files beside each track, from vtt (WebVTT captions),
                               chapters (Podcasting 2.0 JSON), waveform (SVG), all, none;
                               joined with the recipe's output.sidecars

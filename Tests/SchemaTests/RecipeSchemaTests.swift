@@ -120,6 +120,7 @@ struct RecipeSchemaTests {
         RejectedRecipe("bit rate without a unit", base + "output: { format: m4a, bitrate: 128 }\n", schema: "$.output.bitrate", parser: "did you mean '128k'?"),
         RejectedRecipe("bit rate over 320k", base + "output: { format: mp3, bitrate: 321k }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
         RejectedRecipe("bit rate under 32k", base + "output: { format: ogg, bitrate: 31999 bps }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
+        RejectedRecipe("delivery misspelt", base + "delivery: on_demand\n", schema: "$.delivery", parser: "did you mean 'on-demand'?"),
         RejectedRecipe("cycles not whole", "pattern: box\ncycles: 2.5\n", schema: "$.cycles", parser: "cycles: expected a number of cycles"),
     ]
 
@@ -174,6 +175,8 @@ struct RecipeSchemaTests {
         AcceptedRecipe("no bed", base + "bed: none\n"),
         AcceptedRecipe(
             "loudness off", base + "output: { loudness: off, true_peak: 0 dBTP, sample_rate: 44100, channels: 1, format: wav, bit_depth: 32f }\n"),
+        AcceptedRecipe("delivery on demand", base + "delivery: on-demand\n"),
+        AcceptedRecipe("delivery bundled", base + "delivery: bundled\n"),
         AcceptedRecipe("bit rate in k", base + "output: { format: m4a, bitrate: 128k }\n"),
         AcceptedRecipe("bit rate in kbps", base + "output: { format: opus, bitrate: 96 kbps }\n"),
         AcceptedRecipe("bit rate in kb/s with decimals", base + "output: { format: ogg, bitrate: 112.5 kb/s }\n"),
