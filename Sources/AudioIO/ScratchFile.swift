@@ -37,6 +37,9 @@ public final class ScratchFile {
 
     deinit { close(fd) }
 
+    /// The descriptor, for a writer that writes the file itself (a probe's M4A); the file owns it.
+    public var fileDescriptor: Int32 { fd }
+
     /// Appends `count` frames.
     public func append(_ samples: UnsafeBufferPointer<Float>, frames count: Int) throws(AudioError) {
         let bytes = count * channels * MemoryLayout<Float>.size

@@ -24,11 +24,14 @@ public final class TrackRenderer: @unchecked Sendable {
         self.threads = max(1, threads)
     }
 
-    /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder).
+    /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder);
+    /// `format` (`--format`) replaces the recipe's `output.format`.
     public func render(
-        recipePath: String, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = []
+        recipePath: String, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = [], format: AudioFormat? = nil
     ) throws(DiagnosticList) -> RenderedTrack {
-        try render(recipe: try Self.load(recipePath: recipePath), outputPath: outputPath, assets: override, sidecars: sidecars)
+        var recipe = try Self.load(recipePath: recipePath)
+        if let format { recipe.deliver(as: format) }
+        return try render(recipe: recipe, outputPath: outputPath, assets: override, sidecars: sidecars)
     }
 
     /// Reads and validates a recipe file; its id defaults to the file's name.
@@ -61,6 +64,15 @@ public final class TrackRenderer: @unchecked Sendable {
                 try Measurement.run(sources, sampleRate: rate, channels: channels, threads: threads)
             }
             var lossy = LossyCheck(target: recipe.output.loudness, truePeakCeiling: recipe.output.truePeak, ceiling: output.ceiling)
+            if output.format == .m4a, let measured, let target = recipe.output.loudness, let bitrate = output.bitrate {
+                // AAC's loudness change, sampled before the one encoding it should take (CodecProbe)
+                let first = try LoudnessPlan.plan(measured, target: target, ceiling: lossy.ceiling) {
+                    LimitedLoudness(measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads)
+                }
+                if let shift = try CodecProbe.aacShift(sources: sources, plan: first, bitrate: bitrate, sampleRate: rate, channels: channels) {
+                    lossy.aim(shift: shift)
+                }
+            }
             while true {
                 let plan = try measured.map { measured in
                     try LoudnessPlan.plan(measured, target: (recipe.output.loudness ?? 0) + lossy.targetOffset, ceiling: lossy.ceiling) {

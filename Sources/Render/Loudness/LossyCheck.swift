@@ -32,6 +32,13 @@ struct LossyCheck {
     /// Whether the ceiling was lowered for the codec (the contract's message says so).
     var loweredCeiling: Bool { ceiling < outputCeiling }
 
+    /// Aims the plan past a loudness change the codec is expected to make (`CodecProbe`):
+    /// `shift` LU (negative when it takes loudness away). Under 0.05 LU it is left alone.
+    mutating func aim(shift: Double) {
+        guard shift.isFinite, abs(shift) >= 0.05 else { return }
+        targetOffset -= shift
+    }
+
     /// After an encoding that decodes to `loudness` and `truePeak`: true (with the target
     /// and ceiling corrected) when it should be encoded again.
     mutating func again(loudness: Double, truePeak: Double) -> Bool {

@@ -1,0 +1,123 @@
+import AudioCore
+import AudioIO
+import DSP
+import Foundation
+
+/// How far AAC moves a track's loudness, measured on a sample before the track is encoded.
+///
+/// The AAC encoder's low-pass takes the top octave away, which K-weighting counts, so a
+/// decoded M4A measures about 0.2–0.3 LU under its input (rain at 128k: −0.28 LU). Found only
+/// after encoding, that costs a second encoding of the whole track, and AAC is the slowest
+/// encoder Cadence drives (5 min of stereo: 7.4 s). So before encoding, the planned mix is
+/// rendered once and `stretches` spans of `stretchSeconds` spread over it are encoded to an
+/// unnamed scratch M4A, decoded and metered against what went in. The render then aims the
+/// target by that shift, and `LossyCheck` still measures the whole file afterwards: a probe
+/// that guessed wrong by more than 0.2 LU costs the second encoding it would have cost anyway.
+///
+/// Each span is faded in and out over `edge` on both sides of the comparison, so the joins
+/// between spans add no clicks of their own.
+struct CodecProbe {
+    static let stretchSeconds = 2
+    /// At most this many spans (48 s of AAC, about 1.2 s to encode and decode).
+    static let maximumStretches = 24
+    /// Spans are at least this far apart (the probe encodes at most a tenth of the track); a
+    /// track shorter than 4 of them is not probed (a second encoding of it costs about what
+    /// the probe would).
+    static let spacingSeconds = 20
+    static let minimumStretches = 4
+    /// Where the mix can start part-way, each span's mix starts this long before it, so the
+    /// limiter's look-ahead and release are settled when the span begins.
+    static let warmUpSeconds = 0.5
+    /// The fade at each end of a span.
+    static let edge = 0.01
+
+    /// The frames at which each span starts, for a track of `frames` at `rate`; empty when too short to probe.
+    static func starts(frames: Int64, rate: Int) -> [Int64] {
+        let length = Int64(stretchSeconds * rate)
+        let count = Int(min(Int64(maximumStretches), frames / Int64(spacingSeconds * rate)))
+        guard count >= minimumStretches else { return [] }
+        // evenly spread, the first and last a span away from the ends
+        let room = frames - length
+        return (0..<count).map { i in room * Int64(2 * i + 1) / Int64(2 * count) }
+    }
+
+    /// The loudness AAC at `bitrate` gives the planned mix minus the mix's own, in LU (negative:
+    /// the codec takes loudness away); nil when the track is too short to probe.
+    static func aacShift(
+        sources: TrackSources, plan: LoudnessPlan, bitrate: Int, sampleRate rate: Int, channels: Int
+    ) throws(AudioError) -> Double? {
+        let starts = Self.starts(frames: sources.totalFrames, rate: rate)
+        guard let last = starts.last else { return nil }
+        let scratch = try ScratchFile(channels: channels, name: "the AAC probe")
+        let writer = try M4AWriter(
+            fileDescriptor: scratch.fileDescriptor, path: "the AAC probe", codec: .aac(bitrate: bitrate), sampleRate: rate,
+            channels: channels, totalFrames: Int64(starts.count * stretchSeconds * rate))
+        let input = try MeterSink(channels: channels, sampleRate: rate, loudness: true)
+        let sink = StretchSink(
+            starts: starts, length: stretchSeconds * rate, fade: Int(edge * Double(rate)), channels: channels, writer: writer, meter: input)
+        let length = Int64(stretchSeconds * rate)
+        // a file bed's mix is rendered around each span only; a synth bed's runs from frame 0
+        let runs: [Range<Int64>] =
+            sources.canStartAnywhere
+            ? starts.map { max(0, $0 - Int64(warmUpSeconds * Double(rate)))..<($0 + length) } : [0..<(last + length)]
+        for run in runs {
+            sink.position = run.lowerBound
+            var mix = try sources.makeMix(from: run.lowerBound, to: run.upperBound)
+            try Driver.run(&mix, channels: channels, through: plan.stages(channels: channels, sampleRate: rate), into: [sink])
+        }
+        try writer.finish()
+        let output = try MeterSink(channels: channels, sampleRate: rate, loudness: true)
+        try M4AReader.decode(descriptor: scratch.fileDescriptor, path: "the AAC probe") { (p, n) throws(AudioError) in
+            _ = try output.consume(p, frames: n)
+        }
+        guard let before = input.finish().loudness, let after = output.finish().loudness, before.isFinite, after.isFinite else {
+            return nil
+        }
+        return after - before
+    }
+}
+
+/// Passes on the frames inside the spans, each faded at both ends, to the probe's encoder and its meter.
+private final class StretchSink: Sink {
+    private let spans: [Range<Int64>]
+    private let fade: Int
+    private let channels: Int
+    private let writer: M4AWriter
+    private let meter: MeterSink
+    /// The track frame of the next block.
+    var position: Int64 = 0
+    private var faded: [Float]
+
+    init(starts: [Int64], length: Int, fade: Int, channels: Int, writer: M4AWriter, meter: MeterSink) {
+        spans = starts.map { $0..<($0 + Int64(length)) }
+        self.fade = max(fade, 1)
+        self.channels = channels
+        self.writer = writer
+        self.meter = meter
+        faded = [Float](repeating: 0, count: Block.frames * channels)
+    }
+
+    func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
+        let blockRange = position..<(position + Int64(frames))
+        defer { position += Int64(frames) }
+        for span in spans where span.overlaps(blockRange) {
+            let from = max(span.lowerBound, blockRange.lowerBound)
+            let to = min(span.upperBound, blockRange.upperBound)
+            let count = Int(to - from)
+            try faded.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                for f in 0..<count {
+                    let frame = from + Int64(f)
+                    let edgeDistance = min(frame - span.lowerBound, span.upperBound - 1 - frame)
+                    let gain = FadeCurve.fadeIn(edgeDistance, length: Int64(fade))
+                    let source = Int(frame - position) * channels
+                    for c in 0..<channels { out[f * channels + c] = block[source + c] * gain }
+                }
+                let piece = UnsafeBufferPointer(rebasing: out[0..<(count * channels)])
+                try writer.write(piece, frames: count)
+                _ = try meter.consume(piece, frames: count)
+            }
+        }
+        // each run's mix ends where its span (or, for a synth bed, the last span) ends
+        return .more
+    }
+}

@@ -1,0 +1,67 @@
+import AudioCore
+import AudioIO
+import Foundation
+import Testing
+import TestKit
+
+@testable import Render
+
+/// AAC's loudness change is sampled before the track is encoded (`CodecProbe`), so an M4A
+/// track is encoded once and still decodes to its target: without the probe, AAC's low-pass
+/// leaves these beds 0.2–0.3 LU under it and the whole track is encoded a second time.
+@Suite("AAC probe: one encoding, on target")
+struct CodecProbeTests {
+    @Test("spans lie inside the track, evenly spread, a tenth of it at most, none for a short track")
+    func spans() {
+        let rate = 48000
+        let length = Int64(CodecProbe.stretchSeconds * rate)
+        #expect(CodecProbe.starts(frames: Int64(79 * rate), rate: rate).isEmpty)
+        for minutes in [2, 5, 60, 480] {
+            let frames = Int64(minutes * 60 * rate)
+            let starts = CodecProbe.starts(frames: frames, rate: rate)
+            #expect(starts.count >= CodecProbe.minimumStretches && starts.count <= CodecProbe.maximumStretches)
+            #expect(Int64(starts.count) * length * 10 <= frames, "\(minutes) min: \(starts.count) spans")
+            #expect(starts.allSatisfy { $0 >= 0 && $0 + length <= frames })
+            #expect(zip(starts, starts.dropFirst()).allSatisfy { $1 - $0 >= length }, "\(minutes) min: spans overlap")
+            // the middle of the spans is the middle of the track, within a span
+            let middle = (starts.first! + starts.last! + length) / 2
+            #expect(abs(middle - frames / 2) <= length, "\(minutes) min")
+        }
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var bed: String
+        var bitrate: String
+        var testDescription: String { "\(bed) at \(bitrate)" }
+    }
+
+    @Test("a 2-minute M4A over a bed is encoded once and decodes within 0.2 LU of its target",
+          .enabled(if: freshReleaseRender != nil, "needs the release render binary"),
+          arguments: [Case(bed: "file: beds/rain.ogg, gain: -14 dB", bitrate: "128k"), Case(bed: "synth: pink-noise, gain: -20 dB", bitrate: "96k")])
+    func encodedOnce(_ c: Case) throws {
+        let folder = try TempFolder("aac-probe")
+        let recipe = try folder.write(
+            """
+            duration: 2m
+            pattern: box
+            bed: { \(c.bed) }
+            output: { format: m4a, bitrate: \(c.bitrate), loudness: -16 LUFS, true_peak: -1 dBTP }
+            """, to: "track.yml")
+        let output = folder.file("track.m4a")
+        let render = try #require(freshReleaseRender)
+        let result = try run("/usr/bin/env", ["CADENCE_STAGES=1", render, recipe, "-o", output, "--assets", repositoryRoot + "/assets"])
+        try #require(result.status == 0, "render failed: \(result.stderr.suffix(600))")
+        let stages = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("cadence-stages: ") })
+        let json = try JSONSerialization.jsonObject(with: Data(stages.dropFirst("cadence-stages: ".count).utf8)) as? [String: Any]
+        // pass 1 and one encoding: a second encoding would be a third pass over the mix
+        #expect(json?["passes"] as? Int == 2, "passes over the mix: \(stages)")
+
+        let meter = try LoudnessMeter(channels: 2, sampleRate: 48000, truePeak: false)
+        let fd = open(output, O_RDONLY)
+        defer { close(fd) }
+        let frames = try M4AReader.decode(descriptor: fd, path: output) { (p, n) throws(AudioError) in try meter.add(p, frames: n) }
+        #expect(frames == 120 * 48000)
+        let loudness = meter.integratedLoudness()
+        #expect(abs(loudness + 16) <= 0.2, "the decoded file measures \(loudness) LUFS")
+    }
+}
