@@ -33,10 +33,12 @@ public struct CatalogPlan: Sendable {
     public var isComplete: Bool { scanProblems.isEmpty && failures.isEmpty }
 
     /// Loads every recipe, checks its timeline and assets, and fingerprints it.
+    /// `format` (`--format`) delivers every track in that format instead of its recipe's.
     /// Duplicate ids are an error on every file that uses them. `sidecars` (from `--sidecars`) are
     /// written beside every track, with those each recipe asks for and the waveform picture.
     public static func make(
-        paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false, sidecars: Set<SidecarKind> = []
+        paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false, sidecars: Set<SidecarKind> = [],
+        format: AudioFormat? = nil
     ) -> CatalogPlan {
         var plan = CatalogPlan()
         let scan = CatalogScan.recipes(in: paths)
@@ -45,7 +47,9 @@ public struct CatalogPlan: Sendable {
         var loaded: [(file: String, recipe: Recipe)] = []
         for file in scan.files {
             do {
-                loaded.append((file, try TrackRenderer.load(recipePath: file)))
+                var recipe = try TrackRenderer.load(recipePath: file)
+                if let format { recipe.deliver(as: format) }
+                loaded.append((file, recipe))
             } catch {
                 plan.failures.append((file, error.diagnostics))
             }

@@ -60,6 +60,13 @@ public struct Recipe: Sendable {
         self.locations = locations
     }
 
+    /// Delivers the track as `format` (`render --format m4a`): the recipe's masters stay as they
+    /// are written, the catalog ships another format. The recipe's bit depth and bit rate still
+    /// apply where the format takes them, and are refused at their lines where it does not.
+    public mutating func deliver(as format: AudioFormat) {
+        output.format = format
+    }
+
     /// The location of a key path, falling back to its parents, then to line 1.
     public func location(of keyPath: String) -> SourceLocation {
         var path = keyPath

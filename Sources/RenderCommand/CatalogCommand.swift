@@ -10,7 +10,7 @@ enum CatalogCommand {
     static func render(inputs: [String], options: Options) -> FailureKind? {
         let output = options.output ?? "dist"
         let hashes = AssetHashes()
-        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars)
+        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars, format: options.format)
         if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return .noInput
@@ -47,7 +47,7 @@ enum CatalogCommand {
     }
 
     static func check(inputs: [String], options: Options) -> FailureKind? {
-        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true)
+        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true, format: options.format)
         if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return .noInput

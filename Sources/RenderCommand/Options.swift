@@ -29,6 +29,8 @@ struct Options {
     var quiet = false
     var jobs: Int?
     var shard: ShardSpec?
+    /// `--format m4a`: every track in this format, whatever its recipe's `output.format` says.
+    var format: AudioFormat?
     /// `--bundle-budget 80MB`: the most the bundled tracks' audio may weigh, in bytes.
     var bundleBudget: Int64?
     /// `--sidecars vtt,chapters`: files written beside every track, besides those its recipe asks for.
@@ -41,6 +43,13 @@ struct Options {
             let names = SidecarKind.allCases.map(\.rawValue).joined(separator: ", ")
             throw UsageError(message: "--sidecars takes a list from \(names), all or none (like vtt,chapters), not '\(error.word)'")
         }
+    }
+
+    private static func format(_ text: String) throws(UsageError) -> AudioFormat {
+        guard let format = AudioFormat(rawValue: text.lowercased()) else {
+            throw UsageError(message: "--format takes one of \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+        }
+        return format
     }
 
     private static func budget(_ text: String) throws(UsageError) -> Int64 {
@@ -84,11 +93,13 @@ struct Options {
             case "--shard": shardText = try value(argument)
             case "--sidecars": options.sidecars.formUnion(try sidecarList(try value(argument)))
             case "--bundle-budget": options.bundleBudget = try budget(try value(argument))
+            case "--format": options.format = try format(try value(argument))
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
                 if argument.hasPrefix("--output=") { options.output = String(argument.dropFirst(9)) }
                 else if argument.hasPrefix("--assets=") { options.assets = String(argument.dropFirst(9)) }
                 else if argument.hasPrefix("--shard=") { shardText = String(argument.dropFirst(8)) }
+                else if argument.hasPrefix("--format=") { options.format = try format(String(argument.dropFirst(9))) }
                 else if argument.hasPrefix("--bundle-budget=") { options.bundleBudget = try budget(String(argument.dropFirst(16))) }
                 else if argument.hasPrefix("--sidecars=") { options.sidecars.formUnion(try sidecarList(String(argument.dropFirst(11)))) }
                 else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)), n >= 1 { options.jobs = n }

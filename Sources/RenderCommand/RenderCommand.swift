@@ -7,8 +7,8 @@ import Render
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
     static let usage = """
-        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf,m4a}] [--sidecars LIST] [--assets DIR] [--quiet]
-               render RECIPES/ -o DIST/ [-j N] [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
+        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf,m4a}] [--format FORMAT] [--sidecars LIST] [--assets DIR] [--quiet]
+               render RECIPES/ -o DIST/ [-j N] [--format FORMAT] [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
                render merge SHARD-DIR/… -o DIST/ [--bundle-budget SIZE]
         """
@@ -32,6 +32,9 @@ public enum RenderCommand {
           --shard K/N         render only the K-th of N balanced parts of the catalog;
                               'auto' reads CADENCE_SHARD=K/N, GitLab's CI_NODE_INDEX and
                               CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL
+          --format FORMAT     deliver in FORMAT (wav, flac, ogg, opus, mp3, caf, m4a, alac)
+                              instead of each recipe's output.format: --format m4a
+                              renders a catalog of FLAC masters as AAC for an iOS app
           --bundle-budget SIZE
                               fail (65, after rendering) when the tracks with delivery
                               bundled weigh more than SIZE: 80MB is 80,000,000 bytes,
@@ -102,7 +105,7 @@ public enum RenderCommand {
                 do throws(AudioError) { try AtomicOutputFile.checkDestination(output) } catch { throw DiagnosticList([error.diagnostic]) }
             }
             let track = try TrackRenderer().render(
-                recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars)
+                recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars, format: options.format)
             // staging files a killed render of these outputs left (see AtomicOutputFile)
             let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
             for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {
