@@ -31,30 +31,35 @@ public enum ByteSize {
         guard !(digits.isEmpty && fraction.isEmpty), let scale = units[unitName] else {
             return .failure(SizeError("\(what), found '\(text)'"))
         }
-        // whole part × scale + fraction × scale, exactly: the fraction must end in whole bytes
+        // whole part × scale + fraction × scale, exactly, in 128 bits: past 30 digits a size is over any limit
         let wholeDigits = digits.drop { $0 == "0" }
         let fractionDigits = String(fraction.reversed().drop { $0 == "0" }.reversed())
-        guard wholeDigits.count <= 15, fractionDigits.count <= 12, let whole = Int64(wholeDigits.isEmpty ? "0" : String(wholeDigits)) else {
+        guard wholeDigits.count <= 30, fractionDigits.count <= 30 else {
             return .failure(SizeError("\(what) up to \(format(limit)), found '\(text)'"))
         }
-        var power: Int64 = 1
+        let whole = Int128(wholeDigits.isEmpty ? "0" : String(wholeDigits)) ?? 0
+        var power: Int128 = 1
         for _ in 0..<fractionDigits.count { power *= 10 }
-        let part = (Int64(fractionDigits) ?? 0).multipliedReportingOverflow(by: scale)
-        let product = whole.multipliedReportingOverflow(by: scale)
-        guard !part.overflow, !product.overflow else { return .failure(SizeError("\(what) up to \(format(limit)), found '\(text)'")) }
-        guard part.partialValue % power == 0 else { return .failure(SizeError("\(what), a whole number of bytes, found '\(text)'")) }
-        let bytes = product.partialValue + part.partialValue / power
-        guard bytes >= 1 else { return .failure(SizeError("\(what), above zero, found '\(text)'")) }
-        guard bytes <= limit else { return .failure(SizeError("\(what) up to \(format(limit)), found '\(text)'")) }
+        let part = (Int128(fractionDigits) ?? 0) * Int128(scale)
+        guard part % power == 0 else { return .failure(SizeError("\(what), a whole number of bytes, found '\(text)'")) }
+        let total = whole * Int128(scale) + part / power
+        guard total >= 1 else { return .failure(SizeError("\(what), above zero, found '\(text)'")) }
+        guard total <= Int128(limit) else { return .failure(SizeError("\(what) up to \(format(limit)), found '\(text)'")) }
+        let bytes = Int64(total)
         return .success(bytes)
     }
 
     /// Bytes in decimal units with one decimal: `62.4 MB`, `812.0 kB`, `1.2 GB`; under 1 kB, `512 B`.
     public static func format(_ bytes: Int64) -> String {
         let steps: [(Int64, String)] = [(1_000_000_000_000, "TB"), (1_000_000_000, "GB"), (1_000_000, "MB"), (1000, "kB")]
-        for (scale, name) in steps where bytes >= scale {
-            // tenths, rounded half up, in integers
+        for (index, (scale, name)) in steps.enumerated() where bytes >= scale {
+            // tenths, rounded half up, in integers; 999,950 bytes is 1.0 MB, not 1000.0 kB
             let tenths = (bytes * 10 + scale / 2) / scale
+            if tenths >= 10_000, index > 0 {
+                let (up, upName) = steps[index - 1]
+                let upTenths = (bytes * 10 + up / 2) / up
+                return "\(upTenths / 10).\(upTenths % 10) \(upName)"
+            }
             return "\(tenths / 10).\(tenths % 10) \(name)"
         }
         return "\(bytes) B"

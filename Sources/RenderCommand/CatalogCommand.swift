@@ -86,12 +86,12 @@ enum CatalogCommand {
         }
     }
 
-    /// The summary's line on what the app ships: `bundled      62.4 MB in 8 tracks, of an 80.0 MB budget (2 on demand: 95.1 MB)`.
+    /// The summary's line on what the app ships: `bundled      62.4 MB in 8 tracks (budget 80.0 MB); 2 on demand: 95.1 MB`.
     static func bundleLine(_ manifest: Manifest) -> String {
         let bundled = manifest.tracks.filter { $0.delivery == .bundled }
         let onDemand = manifest.tracks.filter { $0.delivery == .onDemand }
-        let budget = manifest.budget.map { ", of a \(ByteSize.format($0)) budget" } ?? ""
-        let fetched = onDemand.isEmpty ? "" : " (\(onDemand.count) on demand: \(ByteSize.format(onDemand.reduce(0) { $0 + $1.bytes })))"
+        let budget = manifest.budget.map { " (budget \(ByteSize.format($0)))" } ?? ""
+        let fetched = onDemand.isEmpty ? "" : "; \(onDemand.count) on demand: \(ByteSize.format(onDemand.reduce(0) { $0 + $1.bytes }))"
         return "bundled      \(ByteSize.format(manifest.bundledBytes)) in \(tracks(bundled.count))\(budget)\(fetched)"
     }
 

@@ -15,6 +15,10 @@ let referenceManifest = """
           "bravo"
         ]
       },
+      "bundle": {
+        "bytes": 123456,
+        "budget": null
+      },
       "tracks": [
         {
           "id": "alpha",
@@ -26,6 +30,7 @@ let referenceManifest = """
           "sidecars": ["alpha.vtt", "alpha.svg"],
           "premium": false,
           "sort_order": 10,
+          "delivery": "bundled",
           "frames": 192000,
           "sample_rate": 48000,
           "sha256": "d21e606139e1dba6bd3a90ce5446641e512a792835ccbcf9119762290320af8f",
@@ -41,10 +46,11 @@ let referenceManifest = """
 
 /// The keys of a track entry in `referenceManifest`, in order, and those that may be null or absent.
 let referenceEntryKeys = [
-    "id", "title", "category", "duration", "file", "cues", "sidecars", "premium", "sort_order", "frames", "sample_rate", "sha256", "bytes",
+    "id", "title", "category", "duration", "file", "cues", "sidecars", "premium", "sort_order", "delivery", "frames", "sample_rate", "sha256",
+    "bytes",
     "loudness_lufs", "true_peak_dbtp", "fingerprint",
 ]
-let optionalEntryKeys: Set<String> = ["category", "sidecars", "sort_order", "loudness_lufs", "true_peak_dbtp"]
+let optionalEntryKeys: Set<String> = ["category", "sidecars", "sort_order", "delivery", "loudness_lufs", "true_peak_dbtp"]
 
 /// The diagnostics of decoding `text` as `m.json`, one line each; empty when it decodes.
 func manifestErrors(_ text: String) -> [String] {
@@ -140,8 +146,11 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
             says: "expected 4.0 (frames / sample_rate: 192000 frames at 48000 Hz), found 4.5"),
         field("duration", "duration 1e400", from: "4.0", to: "1e400", says: "expected a number, found 1e400"),
         field("sample_rate", "sample rate 0", from: "48000", to: "0", says: "expected a sample rate in Hz from 8000 to 384000, found 0"),
-        field("bytes", "bytes 0", from: "123456", to: "0", says: "expected a size in bytes from 1 to 2199023255552, found 0"),
-        field("bytes", "bytes 1e30", from: "123456", to: "1e30", says: "found 1e30"),
+        // the track's bytes, not the bundle's (its line holds the same text, less indented)
+        BadManifest(
+            "bytes 0", "      \"bytes\": 123456", "      \"bytes\": 0", path: "tracks[0].bytes", at: (31, 16),
+            says: "expected a size in bytes from 1 to 2199023255552, found 0"),
+        BadManifest("bytes 1e30", "      \"bytes\": 123456", "      \"bytes\": 1e30", path: "tracks[0].bytes", at: (31, 16), says: "found 1e30"),
         field("sha256", "sha256 in upper case", from: "\"d21e", to: "\"D21E", says: "expected a SHA-256 as 64 lower-case hex digits, found 'D21E"),
         field(
             "sha256", "sha256 too short", from: "\"d21e606139e1dba6", to: "\"d21e6061\", \"x\": \"",
@@ -216,10 +225,12 @@ struct ManifestReaderTests {
         let without = referenceManifest.replacingOccurrences(of: line + "\n", with: "").replacingOccurrences(of: ",\n    }", with: "\n    }")
         if optionalEntryKeys.contains(key) {
             let manifest = try Manifest.decode(Array(without.utf8), file: "m.json")
-            #expect(manifest.jsonText().contains(key == "sidecars" ? "\"premium\"" : "\"\(key)\": null"))
+            // absent: sidecars are left out, a delivery is bundled (an older manifest), the others null
+            let written = key == "sidecars" ? "\"premium\"" : key == "delivery" ? "\"delivery\": \"bundled\"" : "\"\(key)\": null"
+            #expect(manifest.jsonText().contains(written))
             #expect(!(key == "sidecars" && manifest.jsonText().contains("\"sidecars\"")))
         } else {
-            #expect(manifestErrors(without) == ["m.json:13:5: error: tracks[0].\(key): missing (a required key)"])
+            #expect(manifestErrors(without) == ["m.json:17:5: error: tracks[0].\(key): missing (a required key)"])
         }
     }
 
