@@ -47,7 +47,8 @@ struct Options {
 
     private static func format(_ text: String) throws(UsageError) -> AudioFormat {
         guard let format = AudioFormat(rawValue: text.lowercased()) else {
-            throw UsageError(message: "--format takes one of \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'")
+            let hint = ["aac", "mp4", "m4b"].contains(text.lowercased()) ? " (AAC in an MP4 file is m4a)" : ""
+            throw UsageError(message: "--format takes one of \(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")), not '\(text)'\(hint)")
         }
         return format
     }
