@@ -2,7 +2,9 @@
 ///
 /// Frames are the truth; every time in seconds is `frame / sample_rate`.
 /// This module has no C dependencies so that player apps (iOS, macOS) can use it.
-public struct CueSheet: Sendable, Equatable, Codable {
+/// Its JSON is read by `decode(from:)` and written by `jsonText()`, both through the key
+/// enums of CueSheetKeys.swift (`CueSheet.Key`, `Audio.Key`, …), where each key is named once.
+public struct CueSheet: Sendable, Equatable {
     public var format: String = "session-cues"
     public var version: Int = 1
     public var id: String
@@ -28,7 +30,7 @@ public struct CueSheet: Sendable, Equatable, Codable {
         self.cues = cues
     }
 
-    public struct Audio: Sendable, Equatable, Codable {
+    public struct Audio: Sendable, Equatable {
         public var file: String
         public var sampleRate: Int
         public var channels: Int
@@ -51,14 +53,9 @@ public struct CueSheet: Sendable, Equatable, Codable {
             self.loudnessLUFS = loudnessLUFS
             self.truePeakDBTP = truePeakDBTP
         }
-
-        enum CodingKeys: String, CodingKey {
-            case file, channels, frames, duration, sha256
-            case sampleRate = "sample_rate", loudnessLUFS = "loudness_lufs", truePeakDBTP = "true_peak_dbtp"
-        }
     }
 
-    public struct PatternInfo: Sendable, Equatable, Codable {
+    public struct PatternInfo: Sendable, Equatable {
         public var name: String
         /// One cycle's exact length in seconds, as a decimal text (`16`, `5.5`).
         public var cycle: DecimalText
@@ -70,7 +67,7 @@ public struct CueSheet: Sendable, Equatable, Codable {
         }
     }
 
-    public struct PatternPhase: Sendable, Equatable, Codable {
+    public struct PatternPhase: Sendable, Equatable {
         public var kind: String
         public var label: String
         public var length: DecimalText
@@ -96,7 +93,7 @@ public struct CueSheet: Sendable, Equatable, Codable {
         public static func < (a: SectionKind, b: SectionKind) -> Bool { a.order < b.order }
     }
 
-    public struct Section: Sendable, Equatable, Codable {
+    public struct Section: Sendable, Equatable {
         /// `intro`, `practice` or `outro` (see `SectionKind`).
         public var kind: String
         public var startFrame: Int64
@@ -110,13 +107,9 @@ public struct CueSheet: Sendable, Equatable, Codable {
             self.start = Double(startFrame) / Double(sampleRate)
             self.end = Double(endFrame) / Double(sampleRate)
         }
-        enum CodingKeys: String, CodingKey {
-            case kind, start, end
-            case startFrame = "start_frame", endFrame = "end_frame"
-        }
     }
 
-    public struct Phase: Sendable, Equatable, Codable {
+    public struct Phase: Sendable, Equatable {
         public var index: Int
         public var cycle: Int
         public var kind: String
@@ -135,13 +128,9 @@ public struct CueSheet: Sendable, Equatable, Codable {
             self.start = Double(startFrame) / Double(sampleRate)
             self.end = Double(endFrame) / Double(sampleRate)
         }
-        enum CodingKeys: String, CodingKey {
-            case index, cycle, kind, label, start, end
-            case startFrame = "start_frame", endFrame = "end_frame"
-        }
     }
 
-    public struct Cue: Sendable, Equatable, Codable {
+    public struct Cue: Sendable, Equatable {
         public var name: String
         public var phase: Int
         public var frame: Int64
@@ -153,10 +142,6 @@ public struct CueSheet: Sendable, Equatable, Codable {
             self.frame = frame
             self.lengthFrames = lengthFrames
             self.time = Double(frame) / Double(sampleRate)
-        }
-        enum CodingKeys: String, CodingKey {
-            case name, phase, frame, time
-            case lengthFrames = "length_frames"
         }
     }
 }

@@ -25,7 +25,7 @@ extension CueSheet {
     /// `jsonText()` of a sheet the renderer wrote gives back its bytes exactly.
     public static func decode(from data: Data) throws(CueSheetError) -> CueSheet {
         let root = try JSONObjectReader(try JSONParser.parse([UInt8](data)), path: "")
-        let format = try root.string("format")
+        let format = try root.string(Key.format)
         guard format == formatName else { throw .notACueSheet(format: format) }
         let sheet = try CueSheet(reading: root, version: try majorVersion(root))
         try sheet.validate()
@@ -39,86 +39,86 @@ extension CueSheet {
 
     /// The major version, if it is the supported one.
     private static func majorVersion(_ root: JSONObjectReader) throws(CueSheetError) -> Int {
-        let value = try root.required("version")
-        guard case .number(let text) = value, let exact = ExactDecimal(text) else {
-            throw .typeMismatch(path: "version", expected: "a number", found: value.found)
-        }
-        guard !exact.negative, exact.wholePart == Int64(supportedVersion) else { throw .unsupportedVersion(text) }
+        let version = try root.majorVersion(Key.version)
+        guard version.major == Int64(supportedVersion) else { throw .unsupportedVersion(version.written) }
         return supportedVersion
     }
+
+    // Each stored property is read by its key (CueSheetKeys.swift), in the keys' order, so the first
+    // problem reported is the first in the order the keys are written.
 
     private init(reading root: JSONObjectReader, version: Int) throws(CueSheetError) {
         self.format = Self.formatName
         self.version = version
-        self.id = try root.string("id")
-        self.title = try root.string("title")
-        self.category = try root.optionalString("category")
-        self.audio = try Audio(reading: try root.object("audio"))
-        self.pattern = try PatternInfo(reading: try root.object("pattern"))
-        self.sections = try root.objects("sections").map(Section.init(reading:))
-        self.phases = try root.objects("phases").map(Phase.init(reading:))
-        self.cues = try root.objects("cues").map(Cue.init(reading:))
+        self.id = try root.string(Key.id)
+        self.title = try root.string(Key.title)
+        self.category = try root.optionalString(Key.category)
+        self.audio = try Audio(reading: try root.object(Key.audio))
+        self.pattern = try PatternInfo(reading: try root.object(Key.pattern))
+        self.sections = try root.objects(Key.sections).map(Section.init(reading:))
+        self.phases = try root.objects(Key.phases).map(Phase.init(reading:))
+        self.cues = try root.objects(Key.cues).map(Cue.init(reading:))
     }
 }
 
 extension CueSheet.Audio {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
-        self.file = try o.string("file")
-        self.sampleRate = try o.int("sample_rate")
-        self.channels = try o.int("channels")
-        self.frames = try o.int64("frames")
-        self.duration = try o.double("duration")
-        self.sha256 = try o.string("sha256")
-        self.loudnessLUFS = try o.optionalDouble("loudness_lufs")
-        self.truePeakDBTP = try o.optionalDouble("true_peak_dbtp")
+        self.file = try o.string(Key.file)
+        self.sampleRate = try o.int(Key.sampleRate)
+        self.channels = try o.int(Key.channels)
+        self.frames = try o.int64(Key.frames)
+        self.duration = try o.double(Key.duration)
+        self.sha256 = try o.string(Key.sha256)
+        self.loudnessLUFS = try o.optionalDouble(Key.loudnessLUFS)
+        self.truePeakDBTP = try o.optionalDouble(Key.truePeakDBTP)
     }
 }
 
 extension CueSheet.PatternInfo {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
-        self.name = try o.string("name")
-        self.cycle = try o.decimal("cycle")
-        self.phases = try o.objects("phases").map(CueSheet.PatternPhase.init(reading:))
+        self.name = try o.string(Key.name)
+        self.cycle = try o.decimal(Key.cycle)
+        self.phases = try o.objects(Key.phases).map(CueSheet.PatternPhase.init(reading:))
     }
 }
 
 extension CueSheet.PatternPhase {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
-        self.kind = try o.string("kind")
-        self.label = try o.string("label")
-        self.length = try o.decimal("length")
+        self.kind = try o.string(Key.kind)
+        self.label = try o.string(Key.label)
+        self.length = try o.decimal(Key.length)
     }
 }
 
 extension CueSheet.Section {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
-        self.kind = try o.string("kind")
-        self.startFrame = try o.int64("start_frame")
-        self.endFrame = try o.int64("end_frame")
-        self.start = try o.double("start")
-        self.end = try o.double("end")
+        self.kind = try o.string(Key.kind)
+        self.startFrame = try o.int64(Key.startFrame)
+        self.endFrame = try o.int64(Key.endFrame)
+        self.start = try o.double(Key.start)
+        self.end = try o.double(Key.end)
     }
 }
 
 extension CueSheet.Phase {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
-        self.index = try o.int("index")
-        self.cycle = try o.int("cycle")
-        self.kind = try o.string("kind")
-        self.label = try o.string("label")
-        self.startFrame = try o.int64("start_frame")
-        self.endFrame = try o.int64("end_frame")
-        self.start = try o.double("start")
-        self.end = try o.double("end")
+        self.index = try o.int(Key.index)
+        self.cycle = try o.int(Key.cycle)
+        self.kind = try o.string(Key.kind)
+        self.label = try o.string(Key.label)
+        self.startFrame = try o.int64(Key.startFrame)
+        self.endFrame = try o.int64(Key.endFrame)
+        self.start = try o.double(Key.start)
+        self.end = try o.double(Key.end)
     }
 }
 
 extension CueSheet.Cue {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
-        self.name = try o.string("name")
-        self.phase = try o.int("phase")
-        self.frame = try o.int64("frame")
-        self.lengthFrames = try o.int64("length_frames")
-        self.time = try o.double("time")
+        self.name = try o.string(Key.name)
+        self.phase = try o.int(Key.phase)
+        self.frame = try o.int64(Key.frame)
+        self.lengthFrames = try o.int64(Key.lengthFrames)
+        self.time = try o.double(Key.time)
     }
 }

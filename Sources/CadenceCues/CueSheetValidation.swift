@@ -23,15 +23,16 @@ extension CueSheet {
 
     private func validateAudio() throws(CueSheetError) {
         guard audio.sampleRate > 0 else {
-            throw .invalidValue(path: "audio.sample_rate", reason: "must be greater than 0, found \(audio.sampleRate)")
+            throw .invalidValue(
+                path: Self.path(Key.audio.rawValue, Audio.Key.sampleRate), reason: "must be greater than 0, found \(audio.sampleRate)")
         }
         guard audio.channels > 0 else {
-            throw .invalidValue(path: "audio.channels", reason: "must be greater than 0, found \(audio.channels)")
+            throw .invalidValue(path: Self.path(Key.audio.rawValue, Audio.Key.channels), reason: "must be greater than 0, found \(audio.channels)")
         }
         guard audio.frames >= 0 else {
-            throw .invalidValue(path: "audio.frames", reason: "must not be negative, found \(audio.frames)")
+            throw .invalidValue(path: Self.path(Key.audio.rawValue, Audio.Key.frames), reason: "must not be negative, found \(audio.frames)")
         }
-        try checkTime(audio.duration, gives: audio.frames, path: "audio.duration")
+        try checkTime(audio.duration, gives: audio.frames, path: Self.path(Key.audio.rawValue, Audio.Key.duration))
     }
 
     /// Checks the sections and returns the practice section, if any.
@@ -39,18 +40,20 @@ extension CueSheet {
         var previous: (kind: SectionKind, section: Section, position: Int)?
         var practice: Section?
         for (i, s) in sections.enumerated() {
-            let path = "sections[\(i)]"
+            let path = Self.path(.sections, i)
             guard let kind = SectionKind(rawValue: s.kind) else {
                 let known = SectionKind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw .invalidValue(path: path + ".kind", reason: "unknown section kind \(JSONText.string(s.kind)) (known: \(known))")
+                throw .invalidValue(
+                    path: Self.path(path, Section.Key.kind), reason: "unknown section kind \(JSONText.string(s.kind)) (known: \(known))")
             }
             try checkSpan(s.startFrame, s.endFrame, path: path, allowEmpty: true)
-            try checkTime(s.start, gives: s.startFrame, path: path + ".start")
-            try checkTime(s.end, gives: s.endFrame, path: path + ".end")
+            try checkTime(s.start, gives: s.startFrame, path: Self.path(path, Section.Key.start))
+            try checkTime(s.end, gives: s.endFrame, path: Self.path(path, Section.Key.end))
             if let previous {
                 if kind == previous.kind {
                     throw .invalidValue(
-                        path: path + ".kind", reason: "a second \(kind.rawValue) section (the first is sections[\(previous.position)])")
+                        path: Self.path(path, Section.Key.kind),
+                        reason: "a second \(kind.rawValue) section (the first is \(Self.path(.sections, previous.position)))")
                 }
                 if kind < previous.kind { throw .unsorted(.section(previous.kind.rawValue), .section(kind.rawValue)) }
                 if s.startFrame < previous.section.endFrame {
@@ -72,25 +75,26 @@ extension CueSheet {
             return
         }
         guard let practice else {
-            throw .invalidValue(path: "sections", reason: "there are \(phases.count) phases but no practice section")
+            throw .invalidValue(path: Key.sections.rawValue, reason: "there are \(phases.count) phases but no practice section")
         }
         for (i, p) in phases.enumerated() {
-            let path = "phases[\(i)]"
-            guard p.cycle >= 0 else { throw .invalidValue(path: path + ".cycle", reason: "must not be negative, found \(p.cycle)") }
+            let path = Self.path(.phases, i)
+            guard p.cycle >= 0 else { throw .invalidValue(path: Self.path(path, Phase.Key.cycle), reason: "must not be negative, found \(p.cycle)") }
             try checkSpan(p.startFrame, p.endFrame, path: path, allowEmpty: false)
-            try checkTime(p.start, gives: p.startFrame, path: path + ".start")
-            try checkTime(p.end, gives: p.endFrame, path: path + ".end")
+            try checkTime(p.start, gives: p.startFrame, path: Self.path(path, Phase.Key.start))
+            try checkTime(p.end, gives: p.endFrame, path: Self.path(path, Phase.Key.end))
         }
         // Order first, so that two swapped phases read as such rather than as a wrong index or a gap.
         for i in phases.indices.dropFirst() where phases[i].startFrame < phases[i - 1].startFrame {
             throw .unsorted(.phase(i - 1), .phase(i))
         }
         for (i, p) in phases.enumerated() where p.index != i {
-            throw .invalidValue(path: "phases[\(i)].index", reason: "is \(p.index), but the phase is number \(i) in phases")
+            throw .invalidValue(
+                path: Self.path(Self.path(.phases, i), Phase.Key.index), reason: "is \(p.index), but the phase is number \(i) in phases")
         }
         let practiceSpan = "the practice section (frames \(practice.startFrame)…\(practice.endFrame))"
         if first.startFrame < practice.startFrame {
-            throw .outOfRange(path: "phases[0]", reason: "starts at frame \(first.startFrame), before \(practiceSpan)")
+            throw .outOfRange(path: Self.path(.phases, 0), reason: "starts at frame \(first.startFrame), before \(practiceSpan)")
         }
         if first.startFrame > practice.startFrame {
             throw .gap(after: nil, before: .phase(0), frames: practice.startFrame..<first.startFrame)
@@ -100,11 +104,12 @@ extension CueSheet {
             if b.startFrame < a.endFrame { throw .overlap(.phase(i - 1), .phase(i), frames: a.endFrame - b.startFrame) }
             if b.startFrame > a.endFrame { throw .gap(after: .phase(i - 1), before: .phase(i), frames: a.endFrame..<b.startFrame) }
             if b.cycle < a.cycle {
-                throw .invalidValue(path: "phases[\(i)].cycle", reason: "is \(b.cycle), less than phase \(i - 1)'s \(a.cycle)")
+                throw .invalidValue(
+                    path: Self.path(Self.path(.phases, i), Phase.Key.cycle), reason: "is \(b.cycle), less than phase \(i - 1)'s \(a.cycle)")
             }
         }
         if last.endFrame > practice.endFrame {
-            throw .outOfRange(path: "phases[\(phases.count - 1)]", reason: "ends at frame \(last.endFrame), after \(practiceSpan)")
+            throw .outOfRange(path: Self.path(.phases, phases.count - 1), reason: "ends at frame \(last.endFrame), after \(practiceSpan)")
         }
         if last.endFrame < practice.endFrame {
             throw .gap(after: .phase(phases.count - 1), before: nil, frames: last.endFrame..<practice.endFrame)
@@ -113,27 +118,37 @@ extension CueSheet {
 
     private func validateCues() throws(CueSheetError) {
         for (i, c) in cues.enumerated() {
-            let path = "cues[\(i)]"
+            let path = Self.path(.cues, i)
             guard c.frame >= 0, c.frame < audio.frames else {
-                throw .outOfRange(path: path + ".frame", reason: "frame \(c.frame) is outside the file (frames 0…\(audio.frames))")
+                throw .outOfRange(path: Self.path(path, Cue.Key.frame), reason: "frame \(c.frame) is outside the file (frames 0…\(audio.frames))")
             }
             guard phases.indices.contains(c.phase) else {
                 let reason =
                     phases.isEmpty
                     ? "is \(c.phase), but there are no phases" : "is \(c.phase), not a phase index (0…\(phases.count - 1))"
-                throw .outOfRange(path: path + ".phase", reason: reason)
+                throw .outOfRange(path: Self.path(path, Cue.Key.phase), reason: reason)
             }
             guard c.lengthFrames >= 0 else {
-                throw .invalidValue(path: path + ".length_frames", reason: "must not be negative, found \(c.lengthFrames)")
+                throw .invalidValue(path: Self.path(path, Cue.Key.lengthFrames), reason: "must not be negative, found \(c.lengthFrames)")
             }
-            try checkTime(c.time, gives: c.frame, path: path + ".time")
+            try checkTime(c.time, gives: c.frame, path: Self.path(path, Cue.Key.time))
         }
     }
 
-    /// A span that is in order (and not empty, unless allowed) and inside the file.
+    /// `audio.sample_rate`, `phases[3].cycle`: a member of the object at `parent`.
+    private static func path(_ parent: String, _ member: some RawRepresentable<String>) -> String {
+        parent + "." + member.rawValue
+    }
+
+    /// `phases[3]`: an item of one of the document's arrays.
+    private static func path(_ array: Key, _ index: Int) -> String { "\(array.rawValue)[\(index)]" }
+
+    /// A span that is in order (and not empty, unless allowed) and inside the file; sections and phases spell
+    /// their frame keys alike.
     private func checkSpan(_ start: Int64, _ end: Int64, path: String, allowEmpty: Bool) throws(CueSheetError) {
         if end < start || (!allowEmpty && end == start) {
-            throw .invalidValue(path: path, reason: "end_frame \(end) is not after start_frame \(start)")
+            throw .invalidValue(
+                path: path, reason: "\(Section.Key.endFrame.rawValue) \(end) is not after \(Section.Key.startFrame.rawValue) \(start)")
         }
         if start < 0 || end > audio.frames {
             throw .outOfRange(path: path, reason: "frames \(start)…\(end) are outside the file (frames 0…\(audio.frames))")

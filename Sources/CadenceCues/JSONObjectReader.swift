@@ -1,3 +1,17 @@
+/// A key as a reader is asked for it: a case of a key enum (whose raw value is the key as spelt in the
+/// JSON) or a plain string.
+package protocol JSONKey {
+    var jsonName: String { get }
+}
+
+extension JSONKey where Self: RawRepresentable, RawValue == String {
+    package var jsonName: String { rawValue }
+}
+
+extension String: JSONKey {
+    package var jsonName: String { self }
+}
+
 /// One JSON object being read into the model: typed accessors that name the key path when they fail.
 ///
 /// Keys it is not asked for are ignored, which is how a reader of version 1 skips the keys a later writer adds.
@@ -17,22 +31,22 @@ package struct JSONObjectReader {
     }
 
     /// The path of a member: `audio.sample_rate`.
-    package func path(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+    package func path(_ key: some JSONKey) -> String { path.isEmpty ? key.jsonName : path + "." + key.jsonName }
 
-    package func required(_ key: String) throws(CueSheetError) -> JSONValue {
-        guard let value = members[key] else { throw .missingKey(path: path(key)) }
+    package func required(_ key: some JSONKey) throws(CueSheetError) -> JSONValue {
+        guard let value = members[key.jsonName] else { throw .missingKey(path: path(key)) }
         return value
     }
 
-    package func string(_ key: String) throws(CueSheetError) -> String {
+    package func string(_ key: some JSONKey) throws(CueSheetError) -> String {
         let value = try required(key)
         guard case .string(let s) = value else { throw mismatch(key, "a string", value) }
         return s
     }
 
     /// A string, or nil when the key is absent or `null`.
-    package func optionalString(_ key: String) throws(CueSheetError) -> String? {
-        switch members[key] {
+    package func optionalString(_ key: some JSONKey) throws(CueSheetError) -> String? {
+        switch members[key.jsonName] {
         case nil, .null?: return nil
         case .string(let s)?: return s
         case let value?: throw mismatch(key, "a string or null", value)
@@ -40,7 +54,7 @@ package struct JSONObjectReader {
     }
 
     /// A whole number (`480000`, and also `480000.0` or `4.8e5`, which are the same number).
-    package func int64(_ key: String) throws(CueSheetError) -> Int64 {
+    package func int64(_ key: some JSONKey) throws(CueSheetError) -> Int64 {
         let value = try required(key)
         guard case .number(let text) = value, let n = ExactDecimal(text)?.int64 else {
             throw mismatch(key, "an integer", value)
@@ -48,22 +62,22 @@ package struct JSONObjectReader {
         return n
     }
 
-    package func int(_ key: String) throws(CueSheetError) -> Int {
+    package func int(_ key: some JSONKey) throws(CueSheetError) -> Int {
         let value = try required(key)
         guard let n = Int(exactly: try int64(key)) else { throw mismatch(key, "an integer", value) }
         return n
     }
 
     /// A finite number.
-    package func double(_ key: String) throws(CueSheetError) -> Double {
+    package func double(_ key: some JSONKey) throws(CueSheetError) -> Double {
         let value = try required(key)
         guard let x = Self.finite(value) else { throw mismatch(key, "a number", value) }
         return x
     }
 
     /// A finite number, or nil when the key is absent or `null`.
-    package func optionalDouble(_ key: String) throws(CueSheetError) -> Double? {
-        switch members[key] {
+    package func optionalDouble(_ key: some JSONKey) throws(CueSheetError) -> Double? {
+        switch members[key.jsonName] {
         case nil, .null?: return nil
         case let value?:
             guard let x = Self.finite(value) else { throw mismatch(key, "a number or null", value) }
@@ -72,18 +86,18 @@ package struct JSONObjectReader {
     }
 
     /// A number kept as its exact decimal (`5.5` stays 5.5, not the nearest `Double`).
-    func decimal(_ key: String) throws(CueSheetError) -> DecimalText {
+    func decimal(_ key: some JSONKey) throws(CueSheetError) -> DecimalText {
         let value = try required(key)
         guard case .number(let text) = value, let exact = ExactDecimal(text) else { throw mismatch(key, "a number", value) }
         return DecimalText(exact.plainText)
     }
 
-    package func object(_ key: String) throws(CueSheetError) -> JSONObjectReader {
+    package func object(_ key: some JSONKey) throws(CueSheetError) -> JSONObjectReader {
         try JSONObjectReader(try required(key), path: path(key))
     }
 
     /// An array of objects, each with its path `key[i]`.
-    package func objects(_ key: String) throws(CueSheetError) -> [JSONObjectReader] {
+    package func objects(_ key: some JSONKey) throws(CueSheetError) -> [JSONObjectReader] {
         let value = try required(key)
         guard case .array(let items) = value else { throw mismatch(key, "an array", value) }
         var readers: [JSONObjectReader] = []
@@ -94,7 +108,15 @@ package struct JSONObjectReader {
         return readers
     }
 
-    private func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> CueSheetError {
+    /// A version number's major version, its whole part (`1` for `1`, `1.0`, `1.1`), with the number as written;
+    /// the major is nil when the number is negative or its whole part does not fit `Int64`.
+    package func majorVersion(_ key: some JSONKey) throws(CueSheetError) -> (major: Int64?, written: String) {
+        let value = try required(key)
+        guard case .number(let text) = value, let exact = ExactDecimal(text) else { throw mismatch(key, "a number", value) }
+        return (exact.negative ? nil : exact.wholePart, text)
+    }
+
+    private func mismatch(_ key: some JSONKey, _ expected: String, _ value: JSONValue) -> CueSheetError {
         .typeMismatch(path: path(key), expected: expected, found: value.found)
     }
 

@@ -55,14 +55,6 @@ import Testing
         #expect(try CueSheet.decode(from: Data(text.utf8)).jsonText() == text)
     }
 
-    /// The renderer's tests read sheets with `JSONDecoder`: both readers must agree.
-    @Test(arguments: [Fixture.box, Fixture.odd])
-    func agreesWithTheCodableConformance(_ text: String) throws {
-        let codable = try JSONDecoder().decode(CueSheet.self, from: Data(text.utf8))
-        #expect(try CueSheet.decode(from: text) == codable)
-        #expect(codable.jsonText() == text)
-    }
-
     @Test func ignoresUnknownKeysEverywhere() throws {
         let text = try Fixture.edit(
             Fixture.box,

@@ -127,9 +127,9 @@ func decodedM4AFrames(_ path: String) throws -> Int64 {
     return try M4AReader.decode(descriptor: fd, path: path) { _, _ in }
 }
 
-/// Decodes a cue sheet with JSONDecoder into CadenceCues' model.
+/// Reads and validates a cue sheet with CadenceCues' reader, as a player app would.
 func readCueSheet(_ path: String) throws -> CueSheet {
-    try JSONDecoder().decode(CueSheet.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
 /// Every byte of a file.

@@ -52,7 +52,7 @@ struct BrowserTests {
         try dist.write("{\"format\": \"session-cues\", \"version\": 1, \"id\": \"broken\", \"phases\": [", to: "broken.cues.json")
         let brokenCues = PreviewPage.Cues(
             Result {
-                try JSONDecoder().decode(CueSheet.self, from: Data(contentsOf: URL(fileURLWithPath: dist.file("broken.cues.json"))))
+                try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: dist.file("broken.cues.json"))))
             }.mapError { error -> any Error in TestFailure("broken.cues.json: \(error)") })
         guard case .failed = brokenCues else {
             Issue.record("the broken cue sheet decoded")

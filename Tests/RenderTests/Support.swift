@@ -237,10 +237,9 @@ func cueSheetPath(for audio: String) -> String {
     (audio as NSString).deletingPathExtension + ".cues.json"
 }
 
-/// Decodes a cue sheet with JSONDecoder into CadenceCues' model.
+/// Reads and validates a cue sheet with CadenceCues' reader, as a player app would.
 func readCueSheet(_ path: String) throws -> CueSheet {
-    let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    return try JSONDecoder().decode(CueSheet.self, from: data)
+    try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
 /// The raw JSON object of a cue sheet (for keys the model may not show, like explicit nulls).

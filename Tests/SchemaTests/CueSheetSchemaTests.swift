@@ -158,7 +158,7 @@ struct CueSheetSchemaTests {
         let format = yaml.contains("format: flac") ? "flac" : yaml.contains("format: ogg") ? "ogg" : "wav"
         let track = try TrackRenderer().render(
             recipePath: recipe, outputPath: folder.file("track.\(format)"), assets: repositoryPath("assets"))
-        let sheet = try JSONDecoder().decode(CueSheet.self, from: Data(contentsOf: URL(fileURLWithPath: track.cueSheetPath)))
+        let sheet = try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: track.cueSheetPath)))
         #expect(!sheet.phases.isEmpty)
         #expect(sheet.audio.sampleRate == 8000)
 

@@ -1,0 +1,75 @@
+// MARK: - Keys, written once
+
+// Every key of cues-v1, as spelt in the JSON, listed once per object in the order it is written.
+// `jsonText()` (CueSheetEncoding.swift) walks `allCases` through an exhaustive `switch`, so a key
+// added here does not compile until it is written; the reader (CueSheetDecoding.swift) reads each
+// stored property by its key, so a property added to the model does not compile until it is read.
+
+extension CueSheet {
+    /// The keys of the document.
+    public enum Key: String, CaseIterable, Sendable {
+        case format, version, id, title, category, audio, pattern, sections, phases, cues
+    }
+}
+
+extension CueSheet.Audio {
+    /// The keys of `audio`.
+    public enum Key: String, CaseIterable, Sendable {
+        case file
+        case sampleRate = "sample_rate"
+        case channels, frames, duration, sha256
+        case loudnessLUFS = "loudness_lufs"
+        case truePeakDBTP = "true_peak_dbtp"
+    }
+}
+
+extension CueSheet.PatternInfo {
+    /// The keys of `pattern`.
+    public enum Key: String, CaseIterable, Sendable {
+        case name, cycle, phases
+    }
+}
+
+extension CueSheet.PatternPhase {
+    /// The keys of one of `pattern.phases`.
+    public enum Key: String, CaseIterable, Sendable {
+        case kind, label, length
+    }
+}
+
+extension CueSheet.Section {
+    /// The keys of one of `sections`.
+    public enum Key: String, CaseIterable, Sendable {
+        case kind
+        case startFrame = "start_frame"
+        case endFrame = "end_frame"
+        case start, end
+    }
+}
+
+extension CueSheet.Phase {
+    /// The keys of one of `phases`.
+    public enum Key: String, CaseIterable, Sendable {
+        case index, cycle, kind, label
+        case startFrame = "start_frame"
+        case endFrame = "end_frame"
+        case start, end
+    }
+}
+
+extension CueSheet.Cue {
+    /// The keys of one of `cues`.
+    public enum Key: String, CaseIterable, Sendable {
+        case name, phase, frame
+        case lengthFrames = "length_frames"
+        case time
+    }
+}
+
+extension CueSheet.Key: JSONKey {}
+extension CueSheet.Audio.Key: JSONKey {}
+extension CueSheet.PatternInfo.Key: JSONKey {}
+extension CueSheet.PatternPhase.Key: JSONKey {}
+extension CueSheet.Section.Key: JSONKey {}
+extension CueSheet.Phase.Key: JSONKey {}
+extension CueSheet.Cue.Key: JSONKey {}

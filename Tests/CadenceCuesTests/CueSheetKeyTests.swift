@@ -1,0 +1,100 @@
+import CadenceCues
+import Foundation
+import Testing
+
+/// The key enums are the one list of cues-v1's keys: the writer writes each of them, in order, and the
+/// reader reads each of them under its name.
+@Suite struct CueSheetKeyTests {
+    /// Every key of every object, as (the path of one object that holds it, the key), from the enums alone.
+    static let everyKey: [(object: String, key: String)] =
+        CueSheet.Key.allCases.map { ("", $0.rawValue) }
+        + CueSheet.Audio.Key.allCases.map { ("audio", $0.rawValue) }
+        + CueSheet.PatternInfo.Key.allCases.map { ("pattern", $0.rawValue) }
+        + CueSheet.PatternPhase.Key.allCases.map { ("pattern.phases[2]", $0.rawValue) }
+        + CueSheet.Section.Key.allCases.map { ("sections[1]", $0.rawValue) }
+        + CueSheet.Phase.Key.allCases.map { ("phases[3]", $0.rawValue) }
+        + CueSheet.Cue.Key.allCases.map { ("cues[4]", $0.rawValue) }
+
+    /// The keys a sheet may lack (or hold as null): read as nil.
+    static let optional: Set<String> = ["category", "audio.loudness_lufs", "audio.true_peak_dbtp"]
+
+    static func path(_ object: String, _ key: String) -> String { object.isEmpty ? key : object + "." + key }
+
+    @Test func theWriterWritesEveryKeyInTheEnumsOrder() throws {
+        let sheet = try Fixture.boxSheet()
+        var expected: [String] = []
+        for key in CueSheet.Key.allCases {
+            expected.append(key.rawValue)
+            switch key {
+            case .audio: expected += CueSheet.Audio.Key.allCases.map(\.rawValue)
+            case .pattern:
+                for k in CueSheet.PatternInfo.Key.allCases {
+                    expected.append(k.rawValue)
+                    if k == .phases {
+                        for _ in sheet.pattern.phases { expected += CueSheet.PatternPhase.Key.allCases.map(\.rawValue) }
+                    }
+                }
+            case .sections: for _ in sheet.sections { expected += CueSheet.Section.Key.allCases.map(\.rawValue) }
+            case .phases: for _ in sheet.phases { expected += CueSheet.Phase.Key.allCases.map(\.rawValue) }
+            case .cues: for _ in sheet.cues { expected += CueSheet.Cue.Key.allCases.map(\.rawValue) }
+            case .format, .version, .id, .title, .category: break
+            }
+        }
+        // the box fixture holds no string that looks like a key
+        let text = sheet.jsonText()
+        let written = text.matches(of: try Regex(#""([a-z_0-9]+)": "#)).compactMap { $0.output[1].substring.map(String.init) }
+        #expect(written == expected)
+        #expect(text == Fixture.box)
+    }
+
+    /// Each key taken out of the fixture, one at a time: a required key is reported missing at its path,
+    /// an optional one reads as nil. So the reader reads every key of the enums, under its name.
+    @Test(arguments: everyKey.map { path($0.object, $0.key) })
+    func theReaderReadsEveryKeyByItsName(_ path: String) throws {
+        let cut = path.split(separator: ".")
+        let object = cut.dropLast().joined(separator: ".")
+        let text = try Self.removing(String(cut.last ?? ""), at: object, from: Fixture.box)
+        do {
+            let sheet = try CueSheet.decode(from: text)
+            #expect(Self.optional.contains(path), "decoded without \(path)")
+            switch path {
+            case "category": #expect(sheet.category == nil)
+            case "audio.loudness_lufs": #expect(sheet.audio.loudnessLUFS == nil)
+            default: #expect(sheet.audio.truePeakDBTP == nil)
+            }
+        } catch {
+            #expect(!Self.optional.contains(path), "\(error)")
+            #expect(error == .missingKey(path: path))
+        }
+    }
+
+    @Test func theFixtureRewrittenByFoundationStillDecodes() throws {
+        #expect(try CueSheet.decode(from: Self.removing("nothing", at: "", from: Fixture.box)) == Fixture.boxSheet())
+    }
+
+    /// `text` (a JSON object) without `key` in the object at `object` (`pattern.phases[2]`, "" for the root).
+    static func removing(_ key: String, at object: String, from text: String) throws -> String {
+        let root = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let steps = object.isEmpty ? [] : object.split(separator: ".").map(String.init)
+        let data = try JSONSerialization.data(withJSONObject: try removing(key, steps[...], in: root))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func removing(_ key: String, _ steps: ArraySlice<String>, in value: Any) throws -> Any {
+        var object = try #require(value as? [String: Any])
+        guard let step = steps.first else {
+            object[key] = nil
+            return object
+        }
+        if let open = step.firstIndex(of: "[") {
+            let name = String(step[..<open])
+            let index = try #require(Int(step[step.index(after: open)...].dropLast()))
+            var items = try #require(object[name] as? [Any])
+            items[index] = try removing(key, steps.dropFirst(), in: items[index])
+            object[name] = items
+        } else {
+            object[step] = try removing(key, steps.dropFirst(), in: try #require(object[step]))
+        }
+        return object
+    }
+}
