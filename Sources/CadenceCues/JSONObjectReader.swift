@@ -108,6 +108,57 @@ package struct JSONObjectReader {
         return readers
     }
 
+    /// `true` or `false`.
+    package func bool(_ key: some JSONKey) throws(CueSheetError) -> Bool {
+        let value = try required(key)
+        guard case .bool(let b) = value else { throw mismatch(key, "true or false", value) }
+        return b
+    }
+
+    /// A whole number, or nil when the key is absent or `null`.
+    package func optionalInt64(_ key: some JSONKey) throws(CueSheetError) -> Int64? {
+        switch members[key.jsonName] {
+        case nil, .null?: return nil
+        case let value?:
+            guard case .number(let text) = value, let n = ExactDecimal(text)?.int64 else { throw mismatch(key, "an integer or null", value) }
+            return n
+        }
+    }
+
+    /// A whole number that fits in `Int`, or nil when the key is absent or `null`.
+    package func optionalInt(_ key: some JSONKey) throws(CueSheetError) -> Int? {
+        guard let n = try optionalInt64(key) else { return nil }
+        guard let int = Int(exactly: n) else { throw mismatch(key, "an integer or null", try required(key)) }
+        return int
+    }
+
+    /// An object, or nil when the key is absent or `null`.
+    package func optionalObject(_ key: some JSONKey) throws(CueSheetError) -> JSONObjectReader? {
+        switch members[key.jsonName] {
+        case nil, .null?: return nil
+        case .object?: return try object(key)
+        case let value?: throw mismatch(key, "an object or null", value)
+        }
+    }
+
+    /// An array of strings, or nil when the key is absent or `null`; an item of another type is named `key[i]`.
+    package func optionalStrings(_ key: some JSONKey) throws(CueSheetError) -> [String]? {
+        switch members[key.jsonName] {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            var strings: [String] = []
+            strings.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                guard case .string(let s) = item else {
+                    throw .typeMismatch(path: "\(path(key))[\(i)]", expected: "a string", found: item.found)
+                }
+                strings.append(s)
+            }
+            return strings
+        case let value?: throw mismatch(key, "an array of strings or null", value)
+        }
+    }
+
     /// A version number's major version, its whole part (`1` for `1`, `1.0`, `1.1`), with the number as written;
     /// the major is nil when the number is negative or its whole part does not fit `Int64`.
     package func majorVersion(_ key: some JSONKey) throws(CueSheetError) -> (major: Int64?, written: String) {

@@ -6,14 +6,15 @@ import Recipe
 /// Written with keys in a fixed order and tracks sorted by id, so the same
 /// catalog gives the same bytes; a shard's manifest also says which shard it is
 /// and which ids the whole catalog holds, so that `merge` can find what is missing.
-/// The keys are listed once, in `Key`, `ShardKey` and `EntryKey`: `jsonText()` writes
-/// them in that order and `Manifest.decode` (ManifestReader.swift) reads the same lists.
+/// The keys are listed once, in `Key`, `BundleKey`, `ShardKey` and `EntryKey` (CadenceCues'
+/// `TrackCatalog` keys, which the apps' decoder reads too): `jsonText()` writes them in that
+/// order and `Manifest.decode` (ManifestReader.swift) reads the same lists.
 public struct Manifest: Sendable, Equatable {
-    public static let fileName = "catalog.json"
+    public static let fileName = TrackCatalog.fileName
     /// The value of `format` in every manifest.
-    public static let formatName = "cadence-catalog"
+    public static let formatName = TrackCatalog.formatName
     /// The `version` this writer writes and the reader reads.
-    public static let version = 1
+    public static let version = TrackCatalog.supportedVersion
 
     public var tracks: [Entry]
     public var shard: ShardInfo?
@@ -78,33 +79,16 @@ extension Manifest.Entry {
 // MARK: - Keys, written once
 
 extension Manifest {
+    // One list of catalog.json's keys for the renderer and the apps: CadenceCues' TrackCatalogKeys.swift.
+
     /// The keys of the document, in the order they are written.
-    public enum Key: String, CaseIterable, Sendable {
-        case format, version, shard, bundle, tracks
-    }
-
+    public typealias Key = TrackCatalog.Key
     /// The keys of `bundle`, in the order they are written: the bundled tracks' audio bytes and the budget.
-    public enum BundleKey: String, CaseIterable, Sendable {
-        case bytes, budget
-    }
-
+    public typealias BundleKey = TrackCatalog.BundleKey
     /// The keys of `shard`, in the order they are written.
-    public enum ShardKey: String, CaseIterable, Sendable {
-        case index, count, catalog
-    }
-
+    public typealias ShardKey = TrackCatalog.ShardKey
     /// The keys of a track entry, in the order they are written; `sidecars` is left out of an entry without the list.
-    public enum EntryKey: String, CaseIterable, Sendable {
-        case id, title, category, duration, file, cues, sidecars, premium
-        case sortOrder = "sort_order"
-        case delivery
-        case frames
-        case sampleRate = "sample_rate"
-        case sha256, bytes
-        case loudnessLUFS = "loudness_lufs"
-        case truePeakDBTP = "true_peak_dbtp"
-        case fingerprint
-    }
+    public typealias EntryKey = TrackCatalog.TrackKey
 }
 
 extension Manifest.Entry {
@@ -140,34 +124,50 @@ extension Manifest.Entry {
 // MARK: - Writing
 
 extension Manifest {
-    /// The manifest as JSON, keys in a fixed order, one track per block.
+    /// The manifest as JSON, keys in a fixed order, one track per block; `shard` only in a shard's manifest.
     public func jsonText() -> String {
         var j = JSONText()
         j.open()
-        j.field(Key.format.rawValue, Self.formatName)
-        j.field(Key.version.rawValue, Self.version)
-        if let shard {
-            j.open(Key.shard.rawValue)
-            j.field(ShardKey.index.rawValue, shard.index)
-            j.field(ShardKey.count.rawValue, shard.count)
-            j.open(ShardKey.catalog.rawValue, array: true)
-            for id in shard.catalog { j.inlineValue(JSONText.string(id)) }
-            j.close(array: true)
-            j.close()
-        }
-        j.open(Key.bundle.rawValue)
-        j.field(BundleKey.bytes.rawValue, bundledBytes)
-        j.raw(BundleKey.budget.rawValue, budget.map(String.init) ?? "null")
-        j.close()
-        j.open(Key.tracks.rawValue, array: true)
-        for track in tracks {
-            j.open()
-            for key in EntryKey.allCases {
-                if let value = track.jsonValue(key) { j.raw(key.rawValue, value) }
+        for key in Key.allCases {
+            let name = key.rawValue
+            switch key {
+            case .format: j.field(name, Self.formatName)
+            case .version: j.field(name, Self.version)
+            case .shard:
+                guard let shard else { continue }
+                j.open(name)
+                for k in ShardKey.allCases {
+                    switch k {
+                    case .index: j.field(k.rawValue, shard.index)
+                    case .count: j.field(k.rawValue, shard.count)
+                    case .catalog:
+                        j.open(k.rawValue, array: true)
+                        for id in shard.catalog { j.inlineValue(JSONText.string(id)) }
+                        j.close(array: true)
+                    }
+                }
+                j.close()
+            case .bundle:
+                j.open(name)
+                for k in BundleKey.allCases {
+                    switch k {
+                    case .bytes: j.field(k.rawValue, bundledBytes)
+                    case .budget: j.raw(k.rawValue, budget.map(String.init) ?? "null")
+                    }
+                }
+                j.close()
+            case .tracks:
+                j.open(name, array: true)
+                for track in tracks {
+                    j.open()
+                    for k in EntryKey.allCases {
+                        if let value = track.jsonValue(k) { j.raw(k.rawValue, value) }
+                    }
+                    j.close()
+                }
+                j.close(array: true)
             }
-            j.close()
         }
-        j.close(array: true)
         j.close()
         return j.text
     }

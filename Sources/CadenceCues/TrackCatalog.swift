@@ -1,0 +1,207 @@
+import Foundation
+
+/// A rendered catalog as a player app lists it: the tracks of `catalog.json`, grouped by category.
+///
+/// Read it once at launch, list `sections`, and find a track's files with `audioURL(in:)` and
+/// `cuesURL(in:)` in the catalog's folder (the app bundle for `bundled` tracks, wherever the app
+/// downloads `onDemand` ones to):
+///
+/// ```swift
+/// import AVFoundation
+/// import CadenceCues
+/// import SwiftUI
+///
+/// struct CatalogView: View {
+///     let folder: URL  // holds catalog.json and the bundled tracks: Bundle.main.resourceURL, say
+///     let catalog: TrackCatalog  // try TrackCatalog.decode(from: Data(contentsOf: folder.appendingPathComponent(TrackCatalog.fileName)))
+///
+///     var body: some View {
+///         NavigationStack {
+///             List(catalog.sections) { section in
+///                 Section(section.title) {
+///                     ForEach(section.tracks) { track in
+///                         NavigationLink {
+///                             PlayerView(track: track, folder: folder)
+///                         } label: {
+///                             LabeledContent(track.title, value: Duration.seconds(track.duration).formatted(.time(pattern: .minuteSecond)))
+///                         }
+///                         .disabled(track.delivery == .onDemand)  // until downloaded from track.audioURL(in: server)
+///                     }
+///                 }
+///             }
+///         }
+///     }
+/// }
+///
+/// struct PlayerView: View {
+///     let track: TrackCatalog.Track
+///     let folder: URL
+///     @State private var player: AVPlayer?
+///     @State private var timeline: CueTimeline?
+///
+///     var body: some View {
+///         TimelineView(.animation) { _ in
+///             // the audio's own clock, looked up in the cue sheet on every display frame
+///             let now = timeline?.position(atTime: player?.currentTime().seconds ?? 0)
+///             VStack(spacing: 24) {
+///                 ZStack {
+///                     Circle().stroke(.quaternary, lineWidth: 12)
+///                     Circle().trim(from: 0, to: now?.phaseProgress ?? 0)
+///                         .stroke(.teal, style: StrokeStyle(lineWidth: 12, lineCap: .round))
+///                         .rotationEffect(.degrees(-90))
+///                 }
+///                 .frame(width: 240, height: 240)
+///                 Text(now?.phase?.label ?? (now?.isAtEnd == true ? "Done" : "Settle in")).font(.title2)
+///                 ProgressView(value: now?.progress ?? 0)
+///             }
+///             .padding()
+///         }
+///         .navigationTitle(track.title)
+///         .task {
+///             timeline = try? CueTimeline(CueSheet.decode(from: Data(contentsOf: track.cuesURL(in: folder))))
+///             player = AVPlayer(url: track.audioURL(in: folder))
+///             player?.play()
+///         }
+///         .onDisappear { player?.pause() }
+///     }
+/// }
+/// ```
+///
+/// The ring is the phase's progress and the bar the whole track's, both read from the player's
+/// `currentTime()`, so pausing, seeking, a call or the lock screen need no code of their own.
+public struct TrackCatalog: Sendable, Equatable {
+    /// Every track, in the file's order (by id).
+    public var tracks: [Track]
+    /// The bundled tracks' audio bytes, and the budget the render held them to.
+    public var bundle: BundleInfo
+    /// The tracks grouped by category, in the order a list shows them (see `sections(of:)`).
+    public var sections: [Section]
+
+    /// Makes a catalog of `tracks` (sorted by id); `bundle` defaults to the bundled tracks' bytes without a budget.
+    public init(tracks: [Track], bundle: BundleInfo? = nil) {
+        self.tracks = tracks.sorted { $0.id < $1.id }
+        self.bundle = bundle ?? BundleInfo(bytes: Self.bundledBytes(of: tracks), budget: nil)
+        self.sections = Self.sections(of: tracks)
+    }
+
+    /// The track with this id, if there is one.
+    public func track(id: String) -> Track? { tracks.first { $0.id == id } }
+
+    /// The header of the section of tracks without a category, the last section.
+    public static let uncategorized = "Uncategorized"
+
+    /// One track of the catalog.
+    public struct Track: Sendable, Hashable, Identifiable {
+        public var id: String
+        public var title: String
+        public var category: String?
+        /// The audio's length in seconds (its frames / its sample rate).
+        public var duration: Double
+        /// The audio file's name, beside `catalog.json` (no folder part).
+        public var file: String
+        /// The cue sheet's name, beside `catalog.json`.
+        public var cues: String
+        /// Sidecar files' names (`<id>.vtt` captions, `<id>.chapters.json`, `<id>.svg`); empty when the catalog lists none.
+        public var sidecars: [String]
+        public var premium: Bool
+        /// Where the track goes in its category: lower first; nil after every number.
+        public var sortOrder: Int?
+        /// Shipped inside the app, or fetched when needed.
+        public var delivery: Delivery
+        /// The SHA-256 of the audio file's bytes, as 64 lower-case hex digits: to check a download.
+        public var sha256: String
+        /// The audio file's size in bytes.
+        public var bytes: Int64
+
+        public init(
+            id: String, title: String, category: String?, duration: Double, file: String, cues: String, sidecars: [String] = [],
+            premium: Bool, sortOrder: Int?, delivery: Delivery, sha256: String, bytes: Int64
+        ) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.duration = duration
+            self.file = file
+            self.cues = cues
+            self.sidecars = sidecars
+            self.premium = premium
+            self.sortOrder = sortOrder
+            self.delivery = delivery
+            self.sha256 = sha256
+            self.bytes = bytes
+        }
+
+        /// The audio file in `folder`: the catalog's folder, or the base URL on-demand tracks are fetched from.
+        public func audioURL(in folder: URL) -> URL { folder.appendingPathComponent(file, isDirectory: false) }
+
+        /// The cue sheet in `folder` (see `audioURL(in:)`).
+        public func cuesURL(in folder: URL) -> URL { folder.appendingPathComponent(cues, isDirectory: false) }
+    }
+
+    /// `delivery` (recipe-v1.1 § Catalog delivery): inside the app, or fetched by the app when needed.
+    /// A catalog older than catalog delivery has none: its tracks are bundled.
+    public enum Delivery: String, Sendable, CaseIterable {
+        case bundled
+        case onDemand = "on-demand"
+    }
+
+    /// `bundle`: the bundled tracks' total audio bytes and `--bundle-budget`, if the render had one.
+    public struct BundleInfo: Sendable, Equatable {
+        public var bytes: Int64
+        public var budget: Int64?
+
+        public init(bytes: Int64, budget: Int64?) {
+            self.bytes = bytes
+            self.budget = budget
+        }
+    }
+
+    /// The tracks of one category, in order.
+    public struct Section: Sendable, Equatable, Identifiable {
+        /// The tracks' category; nil for the tracks without one.
+        public var category: String?
+        /// The header to show: the category, or `TrackCatalog.uncategorized`.
+        public var title: String
+        public var tracks: [Track]
+        /// The category (nil for the uncategorized section): unique within a catalog.
+        public var id: String? { category }
+    }
+}
+
+// MARK: - Grouping
+
+extension TrackCatalog {
+    /// `tracks` grouped by category, as the catalog's preview page (`index.html`) groups them.
+    ///
+    /// Categories in alphabetical order, ignoring case first (`calm` before `Focus`) and then exactly,
+    /// with the tracks without a category last, under `uncategorized`. Inside a category, by
+    /// `sortOrder` (tracks without one after every number), then title, then id. Comparisons are
+    /// Swift's `String` ordering, not the user's locale, so every device lists a catalog alike.
+    public static func sections(of tracks: [Track]) -> [Section] {
+        let groups = Dictionary(grouping: tracks, by: \.category)
+        return groups.keys.sorted(by: categoryOrder).map { category in
+            let members = (groups[category] ?? []).sorted {
+                ($0.sortOrder ?? Int.max, $0.title, $0.id) < ($1.sortOrder ?? Int.max, $1.title, $1.id)
+            }
+            return Section(category: category, title: category ?? uncategorized, tracks: members)
+        }
+    }
+
+    /// Case-insensitive, then exact; nil last.
+    private static func categoryOrder(_ a: String?, _ b: String?) -> Bool {
+        switch (a, b) {
+        case (nil, _): false
+        case (_, nil): true
+        case (let a?, let b?): (a.lowercased(), a) < (b.lowercased(), b)
+        }
+    }
+
+    /// The bytes of the tracks whose delivery is bundled, what `bundle.bytes` holds (`Int64.max` should they overflow it).
+    static func bundledBytes(of tracks: [Track]) -> Int64 {
+        tracks.reduce(0) { total, track in
+            guard track.delivery == .bundled else { return total }
+            let (sum, overflow) = total.addingReportingOverflow(track.bytes)
+            return overflow ? .max : sum
+        }
+    }
+}
