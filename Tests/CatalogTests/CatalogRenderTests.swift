@@ -24,8 +24,8 @@ struct CatalogRenderTests {
             let mentions = result.lines.filter { $0.contains(id) }
             #expect(mentions.count == 1, "\(mentions.count) lines mention \(id) (one per finished track expected): \(mentions)")
         }
-        let tail = result.lines.suffix(6).joined(separator: "\n").lowercased()
-        for word in ["rendered", "up to date", "failed", "realtime"] {
+        let tail = result.lines.suffix(7).joined(separator: "\n").lowercased()
+        for word in ["rendered", "up to date", "failed", "realtime", "bundled"] {
             #expect(tail.contains(word), "the summary lacks '\(word)': \(tail)")
         }
     }

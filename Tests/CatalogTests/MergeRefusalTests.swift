@@ -33,13 +33,34 @@ struct RenderedShards {
         return first
     }
 
-    /// The manifest of shard 1 with the value of the first `"key": ` line replaced by `json`; returns
-    /// the 1-based line and column where that value starts (where an error about it must point).
+    /// The manifest of shard 1 with `bundle.bytes` replaced by `change` of its bundled tracks' total
+    /// as written; returns where the value starts.
+    @discardableResult
+    func setBundleBytes(_ change: (Int) -> Int) throws -> (line: Int, column: Int) {
+        var lines = try String(contentsOfFile: manifest, encoding: .utf8).components(separatedBy: "\n")
+        let marker = "\"bytes\": "
+        guard let bundle = lines.firstIndex(where: { $0.contains("\"bundle\": {") }),
+            let index = lines[bundle...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(marker) }),
+            let range = lines[index].range(of: marker)
+        else { throw TestFailure("no bundle.bytes in \(manifest)") }
+        let line = lines[index]
+        let comma = line.hasSuffix(",") ? "," : ""
+        let written = Int(line[range.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: ", "))) ?? 0
+        lines[index] = String(line[..<range.upperBound]) + String(change(written)) + comma
+        try lines.joined(separator: "\n").write(toFile: manifest, atomically: false, encoding: .utf8)
+        return (index + 1, line.distance(from: line.startIndex, to: range.upperBound) + 1)
+    }
+
+    /// The manifest of shard 1 with the value of the first `"key": ` line replaced by `json` (a
+    /// track's key in the first track, not the `bundle`'s `bytes`); returns the 1-based line and
+    /// column where that value starts (where an error about it must point).
     @discardableResult
     func setFirst(_ key: String, to json: String) throws -> (line: Int, column: Int) {
         var lines = try String(contentsOfFile: manifest, encoding: .utf8).components(separatedBy: "\n")
         let marker = "\"\(key)\": "
-        guard let index = lines.firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(marker) }),
+        let shardKeys: Set = ["index", "count", "catalog"]
+        let from = shardKeys.contains(key) ? 0 : (lines.firstIndex { $0.contains("\"tracks\": [") } ?? 0)
+        guard let index = lines[from...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(marker) }),
             let range = lines[index].range(of: marker)
         else { throw TestFailure("no \(marker) in \(manifest)") }
         let line = lines[index]
@@ -111,7 +132,18 @@ struct Tamper: Sendable, CustomTestStringConvertible {
                 to: "[" + names.dropFirst(2).map { "\"\($0.replacingOccurrences(of: id, with: "intruder"))\"" }.joined(separator: ", ") + "]")
             return try s.setFirst("id", to: "\"intruder\"")
         },
-        Tamper(label: "bytes wrong", status: 65, key: "tracks[0].bytes") { s in try s.setFirst("bytes", to: "5") },
+        // a track's bytes changed alone: the bundle's total no longer adds up
+        Tamper(label: "bytes wrong", status: 65, key: "bundle.bytes") { s in
+            try s.setFirst("bytes", to: "5")
+            return try s.setBundleBytes { $0 }
+        },
+        // and with the total made to agree: the file's size gives it away
+        Tamper(label: "bytes wrong, bundle total adjusted", status: 65, key: "tracks[0].bytes") { s in
+            let old = try #require(try s.firstTrack()["bytes"] as? Int)
+            let at = try s.setFirst("bytes", to: "5")
+            try s.setBundleBytes { $0 - old + 5 }
+            return at
+        },
         Tamper(label: "sha256 of another file", status: 65, key: "tracks[0].sha256") { s in
             try s.setFirst("sha256", to: "\"\(try digest(s.secret))\"")
         },
