@@ -187,8 +187,9 @@ extension TrackCatalog {
         }
     }
 
-    /// Case-insensitive, then exact; nil last.
-    private static func categoryOrder(_ a: String?, _ b: String?) -> Bool {
+    /// Whether category `a` is listed before `b`: case-insensitive, then exact; nil last. The
+    /// preview page orders its groups by it too.
+    public static func categoryOrder(_ a: String?, _ b: String?) -> Bool {
         switch (a, b) {
         case (nil, _): false
         case (_, nil): true

@@ -40,7 +40,7 @@ public enum PreviewPage {
     }
 
     /// The heading of tracks without a category.
-    public static let uncategorized = "Uncategorized"
+    public static let uncategorized = TrackCatalog.uncategorized
 
     /// The whole page for `tracks`: grouped by category (categories sorted, tracks in the given order inside each).
     public static func html(title: String, tracks: [Track]) -> String {
@@ -105,15 +105,8 @@ public enum PreviewPage {
             if members[track.category] == nil { order.append(track.category) }
             members[track.category, default: []].append(i)
         }
-        let sorted = order.sorted { a, b in
-            switch (a, b) {
-            case (nil, _): return false
-            case (_, nil): return true
-            case (let a?, let b?):
-                let la = a.lowercased(), lb = b.lowercased()
-                return la != lb ? la < lb : a < b
-            }
-        }
+        // the app's order (TrackCatalog.sections), so the page lists a catalog as the app does
+        let sorted = order.sorted(by: TrackCatalog.categoryOrder)
         return sorted.map { ($0, members[$0] ?? []) }
     }
 
