@@ -8,8 +8,10 @@
 #              drive the release binary (golden files, the loudness matrix: nothing of
 #              theirs is sanitized) and those whose time goes to processes rather than
 #              code (killing catalog renders, the preview checker's timeouts, the folder
-#              scan and the bad-input corpus through the binary, the starter catalog:
-#              the code they reach runs in-process in other suites), with LeakSanitizer; our C (Sources/CPosix) is also
+#              scan and the bad-input corpus through the binary, the starter catalog, the
+#              bundle budget's catalog runs, the AAC probe's release renders, the bit-rate
+#              cases' 17 renders of 30 s: the code they reach runs in-process in other
+#              suites), with LeakSanitizer; our C (Sources/CPosix) is also
 #              built with -fsanitize=undefined in the same build (the ASan runtime holds
 #              UBSan's handlers), so one build checks both.
 #              The suppressions in .ci/lsan-suppressions.txt are leaks inside the
@@ -37,7 +39,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=86"
 export SWIFT_BACKTRACE="enable=no"
 
-address_skip='GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests'
+address_skip='GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered'
 
 ubsan_runtime() {
   local lib
