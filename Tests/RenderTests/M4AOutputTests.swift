@@ -62,7 +62,7 @@ struct M4AOutputTests {
 
     @Test("an AAC track: the edit list lasts the timeline's frames, onsets match the lossless render's, loudness within 0.5 LU and true peak under the ceiling",
           .enabled(if: tools, "needs ffmpeg to decode the file"),
-          arguments: [Case(rate: 48000, channels: 2), Case(rate: 44100, channels: 1)])
+          arguments: [Case(rate: 48000, channels: 2), Case(rate: 44100, channels: 1), Case(rate: 48000, channels: 1), Case(rate: 44100, channels: 2)])
     func aacTrack(_ c: Case) throws {
         let folder = try TempFolder("m4a-track")
         let recipe = try folder.write(Self.recipe(format: "m4a", rate: c.rate, channels: c.channels), to: "t.yml")
