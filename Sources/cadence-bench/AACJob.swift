@@ -10,7 +10,7 @@ import Foundation
 /// render aims its limiter 0.5 dB lower (lossy headroom) and may correct its gain after the
 /// lossy check, so the levels differ by a fraction of a dB; the work of encoding does not.
 enum AACJob {
-    /// The bit rate both encoders use, as `render` writes M4A (AAC-LC) by default.
+    /// The bit rate both encoders use (`render`'s default for M4A, named in the recipe all the same).
     static let bitrate = "128k"
 
     struct Figures {

@@ -14,7 +14,7 @@ enum RecipeText {
     enum Output {
         /// `format: flac`, `bit_depth: 24`: the reference job of issue 5.
         case flac24
-        /// No format line: `-o x.m4a` makes it AAC-LC at 128k (the AAC job of issue 13).
+        /// No format line, `bitrate: 128k`: `-o x.m4a` makes it AAC-LC at that rate (the AAC job of issue 13).
         case byExtension
         /// `format: wav`, `bit_depth: 32f`: the PCM given to ffmpeg's `aac` encoder.
         case wavFloat
@@ -28,7 +28,7 @@ enum RecipeText {
         let format =
             switch output {
             case .flac24: "\n  format: flac\n  bit_depth: 24"
-            case .byExtension: ""
+            case .byExtension: "\n  bitrate: \(AACJob.bitrate)"
             case .wavFloat: "\n  format: wav\n  bit_depth: 32f"
             }
         return """
