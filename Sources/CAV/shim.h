@@ -15,3 +15,4 @@ static inline int cadence_averror_eof(void) { return AVERROR_EOF; }
 static inline int cadence_avseek_size(void) { return AVSEEK_SIZE; }
 static inline int cadence_codec_flag_bitexact(void) { return AV_CODEC_FLAG_BITEXACT; }
 static inline int cadence_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int cadence_dict_ignore_suffix(void) { return AV_DICT_IGNORE_SUFFIX; }
