@@ -70,7 +70,7 @@ public final class TrackRenderer: @unchecked Sendable {
                     LimitedLoudness(measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads)
                 }
                 if let shift = try CodecProbe.aacShift(sources: sources, plan: first, bitrate: bitrate, sampleRate: rate, channels: channels) {
-                    lossy.aim(shift: shift)
+                    lossy.aim(shift: shift.loudness, overshoot: shift.overshoot, plannedPeak: first.truePeak ?? first.limiterCeiling)
                 }
             }
             while true {

@@ -3,7 +3,7 @@ import AudioIO
 import DSP
 import Foundation
 
-/// How far AAC moves a track's loudness, measured on a sample before the track is encoded.
+/// How far AAC moves a track's loudness and peaks, measured on a sample before the track is encoded.
 ///
 /// The AAC encoder's low-pass takes the top octave away, which K-weighting counts, so a
 /// decoded M4A measures about 0.2–0.3 LU under its input (rain at 128k: −0.28 LU). Found only
@@ -11,8 +11,10 @@ import Foundation
 /// encoder Cadence drives (5 min of stereo: 7.4 s). So before encoding, the planned mix is
 /// rendered once and `stretches` spans of `stretchSeconds` spread over it are encoded to an
 /// unnamed scratch M4A, decoded and metered against what went in. The render then aims the
-/// target by that shift, and `LossyCheck` still measures the whole file afterwards: a probe
-/// that guessed wrong by more than 0.2 LU costs the second encoding it would have cost anyway.
+/// target by that shift, and lowers the limiter's ceiling when the planned peak plus the
+/// sample's overshoot would pass what the lossy check allows (bells on rain at 128k: +0.3 dB).
+/// `LossyCheck` still measures the whole file afterwards: a probe that guessed wrong costs
+/// the second encoding it would have cost anyway.
 ///
 /// Each span is faded in and out over `edge` on both sides of the comparison, so the joins
 /// between spans add no clicks of their own.
@@ -41,11 +43,19 @@ struct CodecProbe {
         return (0..<count).map { i in room * Int64(2 * i + 1) / Int64(2 * count) }
     }
 
-    /// The loudness AAC at `bitrate` gives the planned mix minus the mix's own, in LU (negative:
-    /// the codec takes loudness away); nil when the track is too short to probe.
+    /// What AAC did to the sample.
+    struct Shift {
+        /// Decoded loudness minus the input's (LU; negative: the codec takes loudness away).
+        var loudness: Double
+        /// Decoded true peak minus the input's (dB; positive: the codec overshoots).
+        var overshoot: Double
+    }
+
+    /// What AAC at `bitrate` does to the planned mix's loudness and true peak; nil when the
+    /// track is too short to probe.
     static func aacShift(
         sources: TrackSources, plan: LoudnessPlan, bitrate: Int, sampleRate rate: Int, channels: Int
-    ) throws(AudioError) -> Double? {
+    ) throws(AudioError) -> Shift? {
         let starts = Self.starts(frames: sources.totalFrames, rate: rate)
         guard let last = starts.last else { return nil }
         let scratch = try ScratchFile(channels: channels, name: "the AAC probe")
@@ -70,10 +80,12 @@ struct CodecProbe {
         try M4AReader.decode(descriptor: scratch.fileDescriptor, path: "the AAC probe") { (p, n) throws(AudioError) in
             _ = try output.consume(p, frames: n)
         }
-        guard let before = input.finish().loudness, let after = output.finish().loudness, before.isFinite, after.isFinite else {
+        let (before, after) = (input.finish(), output.finish())
+        guard let inLoudness = before.loudness, let outLoudness = after.loudness, inLoudness.isFinite, outLoudness.isFinite else {
             return nil
         }
-        return after - before
+        let overshoot = before.truePeak.isFinite && after.truePeak.isFinite ? after.truePeak - before.truePeak : 0
+        return Shift(loudness: outLoudness - inLoudness, overshoot: overshoot)
     }
 }
 

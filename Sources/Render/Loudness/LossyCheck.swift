@@ -32,11 +32,15 @@ struct LossyCheck {
     /// Whether the ceiling was lowered for the codec (the contract's message says so).
     var loweredCeiling: Bool { ceiling < outputCeiling }
 
-    /// Aims the plan past a loudness change the codec is expected to make (`CodecProbe`):
-    /// `shift` LU (negative when it takes loudness away). Under 0.05 LU it is left alone.
-    mutating func aim(shift: Double) {
-        guard shift.isFinite, abs(shift) >= 0.05 else { return }
-        targetOffset -= shift
+    /// Aims the plan past what the codec is expected to do (`CodecProbe`): a loudness change of
+    /// `shift` LU (negative when it takes loudness away; under 0.05 LU it is left alone), and an
+    /// overshoot of `overshoot` dB over `plannedPeak`, the plan's true peak, which lowers the
+    /// ceiling as `again` would after encoding.
+    mutating func aim(shift: Double, overshoot: Double, plannedPeak: Double?) {
+        if shift.isFinite, abs(shift) >= 0.05 { targetOffset -= shift }
+        guard let plannedPeak, overshoot.isFinite, overshoot > 0 else { return }
+        let over = plannedPeak + overshoot - (truePeakCeiling - LoudnessPlan.margin / 2)
+        if over > 0 { ceiling -= over + 0.1 }
     }
 
     /// After an encoding that decodes to `loudness` and `truePeak`: true (with the target
