@@ -64,21 +64,25 @@ public final class TrackRenderer: @unchecked Sendable {
                 try Measurement.run(sources, sampleRate: rate, channels: channels, threads: threads)
             }
             var lossy = LossyCheck(target: recipe.output.loudness, truePeakCeiling: recipe.output.truePeak, ceiling: output.ceiling)
-            if output.format == .m4a, let measured, let target = recipe.output.loudness, let bitrate = output.bitrate {
-                // AAC's loudness change, sampled before the one encoding it should take (CodecProbe)
-                let first = try LoudnessPlan.plan(measured, target: target, ceiling: lossy.ceiling) {
+            /// The plan for a target and ceiling; the last one made is kept, so an aim that changed neither is not searched again.
+            var last: (plan: LoudnessPlan, target: Double, ceiling: Double)?
+            func plan(_ measured: Measurement, target: Double, ceiling: Double) throws -> LoudnessPlan {
+                if let last, last.target == target, last.ceiling == ceiling { return last.plan }
+                let made = try LoudnessPlan.plan(measured, target: target, ceiling: ceiling) {
                     LimitedLoudness(measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads)
                 }
+                last = (made, target, ceiling)
+                return made
+            }
+            if output.format == .m4a, let measured, let target = recipe.output.loudness, let bitrate = output.bitrate {
+                // AAC's loudness change and overshoot, sampled before the one encoding it should take (CodecProbe)
+                let first = try plan(measured, target: target, ceiling: lossy.ceiling)
                 if let shift = try CodecProbe.aacShift(sources: sources, plan: first, bitrate: bitrate, sampleRate: rate, channels: channels) {
                     lossy.aim(shift: shift.loudness, overshoot: shift.overshoot, plannedPeak: first.truePeak ?? first.limiterCeiling)
                 }
             }
             while true {
-                let plan = try measured.map { measured in
-                    try LoudnessPlan.plan(measured, target: (recipe.output.loudness ?? 0) + lossy.targetOffset, ceiling: lossy.ceiling) {
-                        LimitedLoudness(measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads)
-                    }
-                }
+                let plan = try measured.map { try plan($0, target: (recipe.output.loudness ?? 0) + lossy.targetOffset, ceiling: lossy.ceiling) }
                 // a target the limiter cannot reach is known before encoding
                 if let plan { try contract.check(loudness: plan.loudness - lossy.targetOffset, truePeak: -.infinity, plan: plan, lossy: lossy) }
                 let file = try AtomicOutputFile(path: output.audioPath)
