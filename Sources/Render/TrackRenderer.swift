@@ -79,6 +79,8 @@ public final class TrackRenderer: @unchecked Sendable {
                 let first = try plan(measured, target: target, ceiling: lossy.ceiling)
                 if let shift = try CodecProbe.aacShift(sources: sources, plan: first, bitrate: bitrate, sampleRate: rate, channels: channels) {
                     lossy.aim(shift: shift.loudness, overshoot: shift.overshoot, plannedPeak: first.truePeak ?? first.limiterCeiling)
+                    Self.trace(String(format: "probe: %+.2f LU, overshoot %+.2f dB over %.2f dBTP planned", shift.loudness, shift.overshoot,
+                                      first.truePeak ?? first.limiterCeiling ?? .nan))
                 }
             }
             while true {
@@ -90,7 +92,9 @@ public final class TrackRenderer: @unchecked Sendable {
                 if output.format.isLossy {
                     (encoded.loudness, encoded.truePeak) = try LossyCheck.measure(
                         file, format: output.format, path: output.audioPath, frames: timeline.totalFrames, sampleRate: rate,
-                        channels: channels)
+                        channels: channels, decoded: encoded.decoded)
+                    Self.trace(String(format: "encoding %d: %.2f LUFS, %.2f dBTP decoded (aimed %+.2f LU, ceiling %.2f dBTP)", lossy.attempt,
+                                      encoded.loudness, encoded.truePeak, lossy.targetOffset, lossy.ceiling))
                     // the codec's overshoot and loudness change are only known after encoding
                     if lossy.again(loudness: encoded.loudness, truePeak: encoded.truePeak) {
                         file.discard()
@@ -104,6 +108,13 @@ public final class TrackRenderer: @unchecked Sendable {
                 return try files.commit(file, encoded: encoded, limited: plan?.limit ?? false)
             }
         }
+    }
+
+    /// With `CADENCE_STAGES=1` (the benchmark's runs), what the lossy check found at each
+    /// encoding, on stderr as `cadence-lossy: …`.
+    private static let tracing = ProcessInfo.processInfo.environment["CADENCE_STAGES"] == "1"
+    private static func trace(_ line: @autoclosure () -> String) {
+        if tracing { FileHandle.standardError.write(Data(("cadence-lossy: " + line() + "\n").utf8)) }
     }
 
     /// Columns of the waveform picture.

@@ -25,7 +25,8 @@ enum KillFormat: String, CaseIterable, Sendable {
     /// FLAC (libFLAC on the encoder thread).
     case flac
     /// M4A: AAC through libavformat's muxer writing through DescriptorIO on the staged
-    /// descriptor, read back by the lossy check, which may discard it and encode again.
+    /// descriptor, metered as decoded while it is muxed (its edit list read back after), which
+    /// the lossy check may discard and encode again.
     case m4a
 }
 
@@ -194,8 +195,8 @@ struct FaultTests {
         }
         #expect(landed >= times.count / 2, "only \(landed) of \(times.count) kills landed while the render ran (\(reference.seconds) s)")
         if format == .m4a {
-            // the M4A is open for about half the run (two encodings, each read back by the lossy
-            // check): at least one kill must land there, or the test could not tell a render that
+            // the M4A is open for about half the run (one or two encodings, each metered by the lossy
+            // check as it is muxed): at least one kill must land there, or the test could not tell a render that
             // writes the final name directly from one that stages it
             #expect(duringAudio >= 1, "no kill landed while \(audio) was being written (\(landed) landed, \(reference.seconds) s)")
         }

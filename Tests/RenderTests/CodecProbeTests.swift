@@ -56,12 +56,21 @@ struct CodecProbeTests {
         // pass 1 and one encoding: a second encoding would be a third pass over the mix
         #expect(json?["passes"] as? Int == 2, "passes over the mix: \(stages)")
 
-        let meter = try LoudnessMeter(channels: 2, sampleRate: 48000, truePeak: false)
+        // the file read back and metered as the lossy check did before M4AMonitor metered the packets as they were muxed
+        let meter = try MeterSink(channels: 2, sampleRate: 48000, loudness: true)
         let fd = open(output, O_RDONLY)
         defer { close(fd) }
-        let frames = try M4AReader.decode(descriptor: fd, path: output) { (p, n) throws(AudioError) in try meter.add(p, frames: n) }
+        let frames = try M4AReader.decode(descriptor: fd, path: output) { (p, n) throws(AudioError) in _ = try meter.consume(p, frames: n) }
         #expect(frames == 120 * 48000)
-        let loudness = meter.integratedLoudness()
+        let (measured, truePeak) = meter.finish()
+        let loudness = try #require(measured)
         #expect(abs(loudness + 16) <= 0.2, "the decoded file measures \(loudness) LUFS")
+        // the cue sheet's figures are the monitor's, and they are the file's
+        let sheet = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("track.cues.json")))) as? [String: Any]
+        let audio = try #require(sheet?["audio"] as? [String: Any])
+        let sheetLoudness = try #require(audio["loudness_lufs"] as? Double), sheetPeak = try #require(audio["true_peak_dbtp"] as? Double)
+        #expect(abs(sheetLoudness - loudness) <= 0.005 + 1e-9, "cue sheet \(sheetLoudness) LUFS, file \(loudness)")
+        #expect(abs(sheetPeak - truePeak) <= 0.005 + 1e-9, "cue sheet \(sheetPeak) dBTP, file \(truePeak)")
+        #expect(truePeak <= -1, "decoded true peak \(truePeak) dBTP")
     }
 }

@@ -17,7 +17,7 @@ public enum M4AReader {
         descriptor: Int32, path: String, sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
     ) throws(AudioError) -> Int64 {
         let demuxer = try Demuxer(descriptor: descriptor, path: path)
-        let decoder = try Decoder(stream: demuxer.stream, path: path)
+        let decoder = try Decoder(parameters: demuxer.stream.pointee.codecpar!, timeBase: demuxer.stream.pointee.time_base, path: path)
         guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
             throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
         }
@@ -59,6 +59,12 @@ public enum M4AReader {
         try LibAV.check(avcodec_send_packet(decoder.context, nil), path: path, "avcodec_send_packet")
         try receive()
         return produced
+    }
+
+    /// The edit list's duration in frames (the stream's duration) of the file open on
+    /// `descriptor`, read from its boxes without decoding; nil when the file does not say.
+    public static func frames(descriptor: Int32, path: String) throws(AudioError) -> Int64? {
+        try Demuxer(descriptor: descriptor, path: path).frames
     }
 }
 
@@ -110,21 +116,22 @@ private final class Demuxer {
     }
 }
 
-/// The stream's decoder, opened, and its planar samples made interleaved floats.
-private final class Decoder {
+/// A stream's decoder, opened, and its planar samples made interleaved floats: the file's
+/// (`M4AReader`) or the encoder's as it writes (`M4AMonitor`).
+final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let channels: Int
     private let path: String
 
-    init(stream: UnsafeMutablePointer<AVStream>, path: String) throws(AudioError) {
+    /// A decoder for the stream `parameters` describe, its packets' timestamps in `timeBase`.
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: AVRational, path: String) throws(AudioError) {
         self.path = path
-        let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id), let context = avcodec_alloc_context3(codec) else {
             throw AudioError(file: path, operation: "avcodec_find_decoder", reason: "no decoder for this stream", kind: .data)
         }
         self.context = context
         try LibAV.check(avcodec_parameters_to_context(context, parameters), path: path, "avcodec_parameters_to_context")
-        context.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointee.pkt_timebase = timeBase
         try LibAV.check(avcodec_open2(context, codec, nil), path: path, "avcodec_open2")
         channels = Int(context.pointee.ch_layout.nb_channels)
     }
@@ -134,24 +141,24 @@ private final class Decoder {
         avcodec_free_context(&pointer)
     }
 
-    /// `frames` frames of `frame` into `out`, interleaved, full scale ±1.0.
-    func interleave(_ frame: UnsafeMutablePointer<AVFrame>, frames: Int, into out: inout [Float]) throws(AudioError) {
+    /// `frames` frames of `frame`, from its frame `first`, into `out`, interleaved, full scale ±1.0.
+    func interleave(_ frame: UnsafeMutablePointer<AVFrame>, from first: Int = 0, frames: Int, into out: inout [Float]) throws(AudioError) {
         let format = AVSampleFormat(rawValue: frame.pointee.format)
         let planes = frame.pointee.extended_data!
         switch format {
         case AV_SAMPLE_FMT_FLTP:
             for c in 0..<channels {
-                let plane = planes[c]!.withMemoryRebound(to: Float.self, capacity: frames) { $0 }
+                let plane = planes[c]!.withMemoryRebound(to: Float.self, capacity: first + frames) { $0 } + first
                 for i in 0..<frames { out[i * channels + c] = plane[i] }
             }
         case AV_SAMPLE_FMT_S16P:
             for c in 0..<channels {
-                let plane = planes[c]!.withMemoryRebound(to: Int16.self, capacity: frames) { $0 }
+                let plane = planes[c]!.withMemoryRebound(to: Int16.self, capacity: first + frames) { $0 } + first
                 for i in 0..<frames { out[i * channels + c] = Float(plane[i]) / 32768 }
             }
         case AV_SAMPLE_FMT_S32P:
             for c in 0..<channels {
-                let plane = planes[c]!.withMemoryRebound(to: Int32.self, capacity: frames) { $0 }
+                let plane = planes[c]!.withMemoryRebound(to: Int32.self, capacity: first + frames) { $0 } + first
                 for i in 0..<frames { out[i * channels + c] = Float(Double(plane[i]) / 2_147_483_648) }
             }
         default:

@@ -57,10 +57,21 @@ struct LossyCheck {
     }
 
     /// Decodes the file just written (through its descriptor): its frame count must be the
-    /// timeline's; returns its loudness and true peak.
+    /// timeline's; returns its loudness and true peak. An M4A's packets were decoded and
+    /// metered as they were written (`decoded`, from `M4AMonitor`: the same decoder on the
+    /// same packets), so only its edit list's duration is read back.
     static func measure(
-        _ file: AtomicOutputFile, format: AudioFormat, path: String, frames: Int64, sampleRate: Int, channels: Int
+        _ file: AtomicOutputFile, format: AudioFormat, path: String, frames: Int64, sampleRate: Int, channels: Int,
+        decoded monitored: (loudness: Double, truePeak: Double, frames: Int64)? = nil
     ) throws(AudioError) -> (loudness: Double, truePeak: Double) {
+        if format == .m4a, let monitored {
+            let listed = try M4AReader.frames(descriptor: file.fileDescriptor, path: path)
+            guard monitored.frames == frames, listed == frames else {
+                let what = listed == frames ? "its packets decode to \(monitored.frames)" : "its edit list lasts \(listed.map(String.init) ?? "no") frames"
+                throw AudioError(file: path, operation: "verify", reason: "\(what), not \(frames)", kind: .software)
+            }
+            return (monitored.loudness, monitored.truePeak)
+        }
         let meter = try MeterSink(channels: channels, sampleRate: sampleRate, loudness: true)
         let decoded: Int64
         if format == .m4a {

@@ -44,7 +44,7 @@ final class TrackEncoder {
     /// Opens the encoder for `format` on `fd`, with `metadata` in the file.
     init(
         format: AudioFormat, bitDepth: BitDepth, bitrate: Int?, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
-        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata
+        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata, monitor: M4AMonitor.Sink? = nil, monitorThreaded: Bool = false
     ) throws(AudioError) {
         self.fileDescriptor = fd
         self.path = path
@@ -92,7 +92,8 @@ final class TrackEncoder {
                         ? .aac(bitrate: bitrate ?? RecipeLimits.defaultBitrate(format: .m4a, sampleRate: sampleRate, channels: channels) ?? 0)
                         : .alac(bitDepth: sample == .int16 ? 16 : 24),
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
-                    metadata: metadata.tags.compactMap { key, value in names[key].map { ($0, value) } }, chapters: metadata.chapters),
+                    metadata: metadata.tags.compactMap { key, value in names[key].map { ($0, value) } }, chapters: metadata.chapters,
+                    monitor: format == .m4a ? monitor : nil, monitorThreaded: monitorThreaded),
                 sample)
         } else if let sfFormat = sfChosen {
             let writer = try SoundFileWriter(
@@ -190,6 +191,12 @@ final class TrackEncoder {
             }
             try write(UnsafeBufferPointer(wide))
         }
+    }
+
+    /// The frames an M4A's monitor decoded from the packets written (after `finish`), else nil.
+    var monitoredFrames: Int64? {
+        if case .m4a(let writer, _) = backend { return writer.monitoredFrames }
+        return nil
     }
 
     /// Completes the file; its failure is the render's failure.
