@@ -1,4 +1,5 @@
 #define _GNU_SOURCE 1
+#include <malloc.h>
 #include "cposix.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,3 +69,5 @@ void cadence_install_cleanup_handlers(void) {
 int cadence_start_writeback(int fd) {
     return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
+
+int cadence_fix_mmap_threshold(void) { return mallopt(M_MMAP_THRESHOLD, 128 * 1024); }

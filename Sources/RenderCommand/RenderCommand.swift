@@ -55,6 +55,7 @@ public enum RenderCommand {
     public static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Int32 {
         // a closed stdout (`render … | head`) must not kill a render midway
         signal(SIGPIPE, SIG_IGN)
+        ProcessMemory.keepLargeAllocationsMapped()
         // a parent may hand down blocked signals; Ctrl-C and SIGTERM must still stop a render
         var signals = sigset_t()
         sigemptyset(&signals)

@@ -28,4 +28,10 @@ int cadence_register_temp(const char *path);
 void cadence_unregister_temp(int slot);
 /// Installs the handlers that delete registered files and then re-raise the signal.
 void cadence_install_cleanup_handlers(void);
+
+/// Fixes glibc's mmap threshold at its default, 128 KiB (mallopt M_MMAP_THRESHOLD), which
+/// turns off its dynamic raising: every block that large is its own mapping, grown in place
+/// by mremap and unmapped when freed, instead of a heap chunk that a growing array's copies
+/// leave behind. Returns mallopt's result (1 on success).
+int cadence_fix_mmap_threshold(void);
 #endif
