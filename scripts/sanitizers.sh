@@ -7,7 +7,9 @@
 #   address    `swift test --sanitize=address`, the whole suite but the suites that only
 #              drive the release binary (golden files, the loudness matrix: nothing of
 #              theirs is sanitized) and those whose time goes to processes rather than
-#              code (killing catalog renders, the preview checker's timeouts, the folder
+#              code (SIGKILL during single and catalog renders: 36 sanitized renders, the
+#              longest suite under ASan, and it runs serialized; AtomicOutputTests and the
+#              catalog suites cover that code in-process), killing catalog renders, the preview checker's timeouts, the folder
 #              scan and the bad-input corpus through the binary, the starter catalog, the
 #              bundle budget's catalog runs, the AAC probe's release renders, the bit-rate
 #              cases' 17 renders of 30 s: the code they reach runs in-process in other
@@ -39,7 +41,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=86"
 export SWIFT_BACKTRACE="enable=no"
 
-address_skip='GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered'
+address_skip='FaultTests.killSingle|FaultTests.killCatalog|GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered'
 
 ubsan_runtime() {
   local lib
