@@ -12,7 +12,7 @@
 #              catalog suites cover that code in-process), killing catalog renders, the preview checker's timeouts, the folder
 #              scan and the bad-input corpus through the binary, the starter catalog, the
 #              bundle budget's catalog runs, the AAC probe's release renders, the bit-rate
-#              cases' 17 renders of 30 s: the code they reach runs in-process in other
+#              cases' 17 renders of 6–15 s: the code they reach runs in-process in other
 #              suites), with LeakSanitizer; our C (Sources/CPosix) is also
 #              built with -fsanitize=undefined in the same build (the ASan runtime holds
 #              UBSan's handlers), so one build checks both.
