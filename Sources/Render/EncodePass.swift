@@ -22,7 +22,7 @@ struct EncodePass {
         var peaks: [Float]
         /// AAC: the track as decoded from the packets written (`M4AMonitor`), what `LossyCheck`
         /// would measure reading the file back.
-        var decoded: (loudness: Double, truePeak: Double, frames: Int64)?
+        var heard: LossyCheck.Heard?
     }
 
     /// Encodes the track into `file` with `plan` (nil: `loudness: off`, the mix as it is).
@@ -59,7 +59,7 @@ struct EncodePass {
             truePeak: plan?.truePeak ?? measured?.truePeak ?? -.infinity, peaks: columns.peaks)
         if let decodedMeter, let frames = encoder.monitoredFrames {
             let heard = decodedMeter.finish()
-            encoded.decoded = (heard.loudness ?? -.infinity, heard.truePeak, frames)
+            encoded.heard = (heard.loudness ?? -.infinity, heard.truePeak, frames)
         }
         return encoded
     }

@@ -92,7 +92,7 @@ public final class TrackRenderer: @unchecked Sendable {
                 if output.format.isLossy {
                     (encoded.loudness, encoded.truePeak) = try LossyCheck.measure(
                         file, format: output.format, path: output.audioPath, frames: timeline.totalFrames, sampleRate: rate,
-                        channels: channels, decoded: encoded.decoded)
+                        channels: channels, heard: encoded.heard)
                     Self.trace(String(format: "encoding %d: %.2f LUFS, %.2f dBTP decoded (aimed %+.2f LU, ceiling %.2f dBTP)", lossy.attempt,
                                       encoded.loudness, encoded.truePeak, lossy.targetOffset, lossy.ceiling))
                     // the codec's overshoot and loudness change are only known after encoding

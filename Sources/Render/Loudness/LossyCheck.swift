@@ -56,36 +56,33 @@ struct LossyCheck {
         return true
     }
 
-    /// Decodes the file just written (through its descriptor): its frame count must be the
-    /// timeline's; returns its loudness and true peak. An M4A's packets were decoded and
-    /// metered as they were written (`decoded`, from `M4AMonitor`: the same decoder on the
-    /// same packets), so only its edit list's duration is read back.
+    /// What a track measured as decoded while it was encoded (`M4AMonitor`), and its frames.
+    typealias Heard = (loudness: Double, truePeak: Double, frames: Int64)
+
+    /// The file just written, as players hear it: its frame count must be the timeline's;
+    /// returns its loudness and true peak. An M4A's packets were decoded and metered as they
+    /// were written (`heard`: the decoder `M4AReader` opens, on the same packets), so only its
+    /// edit list's duration is read back; any other format is decoded through its descriptor.
     static func measure(
-        _ file: AtomicOutputFile, format: AudioFormat, path: String, frames: Int64, sampleRate: Int, channels: Int,
-        decoded monitored: (loudness: Double, truePeak: Double, frames: Int64)? = nil
+        _ file: AtomicOutputFile, format: AudioFormat, path: String, frames: Int64, sampleRate: Int, channels: Int, heard: Heard? = nil
     ) throws(AudioError) -> (loudness: Double, truePeak: Double) {
-        if format == .m4a, let monitored {
+        if format == .m4a {
+            guard let heard else {
+                throw AudioError(file: path, operation: "verify", reason: "the AAC encoding was not monitored", kind: .software)
+            }
             let listed = try M4AReader.frames(descriptor: file.fileDescriptor, path: path)
-            guard monitored.frames == frames, listed == frames else {
-                let what = listed == frames ? "its packets decode to \(monitored.frames)" : "its edit list lasts \(listed.map(String.init) ?? "no") frames"
+            guard heard.frames == frames, listed == frames else {
+                let what = listed == frames ? "its packets decode to \(heard.frames)" : "its edit list lasts \(listed.map(String.init) ?? "no") frames"
                 throw AudioError(file: path, operation: "verify", reason: "\(what), not \(frames)", kind: .software)
             }
-            return (monitored.loudness, monitored.truePeak)
+            return (heard.loudness, heard.truePeak)
         }
         let meter = try MeterSink(channels: channels, sampleRate: sampleRate, loudness: true)
-        let decoded: Int64
-        if format == .m4a {
-            // libsndfile reads no MP4: libavformat's demuxer, through the edit list
-            decoded = try M4AReader.decode(descriptor: file.fileDescriptor, path: path) { (p, n) throws(AudioError) in
-                _ = try meter.consume(p, frames: n)
-            }
-        } else {
-            decoded = try AudioDecoder.decode(
-                path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: sampleRate, channels: channels,
-                maximumFrames: frames + Int64(sampleRate)
-            ) { (p, n) throws(AudioError) in
-                _ = try meter.consume(p, frames: n)
-            }
+        let decoded = try AudioDecoder.decode(
+            path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: sampleRate, channels: channels,
+            maximumFrames: frames + Int64(sampleRate)
+        ) { (p, n) throws(AudioError) in
+            _ = try meter.consume(p, frames: n)
         }
         guard decoded == frames else {
             throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)

@@ -93,7 +93,7 @@ final class TrackEncoder {
                         : .alac(bitDepth: sample == .int16 ? 16 : 24),
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
                     metadata: metadata.tags.compactMap { key, value in names[key].map { ($0, value) } }, chapters: metadata.chapters,
-                    monitor: format == .m4a ? monitor : nil, monitorThreaded: monitorThreaded),
+                    monitor: monitor, monitorThreaded: monitorThreaded),
                 sample)
         } else if let sfFormat = sfChosen {
             let writer = try SoundFileWriter(
