@@ -9,11 +9,19 @@ public struct PeakColumns: Sendable {
     private var column = 0
     private var columnEnd: Int64
 
-    public init(count: Int, totalFrames: Int64) {
+    /// Columns over a track of `totalFrames`, the first frame added being track frame `start`
+    /// (a part of the track: `merge` the parts' columns).
+    public init(count: Int, totalFrames: Int64, start: Int64 = 0) {
         let count = max(1, min(count, Int(max(1, totalFrames))))
         peaks = [Float](repeating: 0, count: count)
         self.totalFrames = max(1, totalFrames)
         columnEnd = self.totalFrames / Int64(count)
+        frame = start
+    }
+
+    /// Takes the louder of each column from `other`, columns over the same track.
+    public mutating func merge(_ other: PeakColumns) {
+        for i in peaks.indices where i < other.peaks.count { peaks[i] = max(peaks[i], other.peaks[i]) }
     }
 
     /// Adds `frames` interleaved frames of `channels` channels.

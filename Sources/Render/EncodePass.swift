@@ -20,9 +20,9 @@ struct EncodePass {
         var truePeak: Double
         /// The loudest sample of each of `TrackRenderer.pictureColumns` spans, 0…1.
         var peaks: [Float]
-        /// AAC: the track as decoded from the packets written (`M4AMonitor`), what `LossyCheck`
+        /// AAC: the track as decoded from the packets muxed (`AACEncodePass`), what `LossyCheck`
         /// would measure reading the file back.
-        var heard: LossyCheck.Heard?
+        var heard: LossyCheck.Heard? = nil
     }
 
     /// Encodes the track into `file` with `plan` (nil: `loudness: off`, the mix as it is).
@@ -30,16 +30,18 @@ struct EncodePass {
         let channels = recipe.output.channels
         let rate = recipe.output.sampleRate
         let total = sources.totalFrames
-        // AAC is metered as decoded while it is encoded, on a third thread when threaded (the encoder is the slowest stage)
-        let decodedMeter = output.format == .m4a ? try MeterSink(channels: channels, sampleRate: rate, loudness: true) : nil
-        var monitor: M4AMonitor.Sink?
-        if let decodedMeter { monitor = { (p, n) throws(AudioError) in _ = try decodedMeter.consume(p, frames: n) } }
+        if output.format == .m4a {
+            // repaired where the decoded true peak passes what the lossy check allows
+            let allowed = recipe.output.loudness.map { _ in recipe.output.truePeak - LoudnessPlan.margin / 2 }
+            return try AACEncodePass(
+                sources: sources, output: output, metadata: metadata, channels: channels, sampleRate: rate, threads: threads,
+                allowedPeak: allowed, clipped: clipped
+            ).run(plan: plan, into: file)
+        }
         let encoder = try TrackEncoder(
             format: output.format, bitDepth: output.bitDepth, bitrate: output.bitrate, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
-            seed: Seed.word(seed, 1), serial: Int32(truncatingIfNeeded: Seed.word(seed, 2)), metadata: metadata,
-            monitor: monitor,
-            monitorThreaded: threads > 1)
+            seed: Seed.word(seed, 1), serial: Int32(truncatingIfNeeded: Seed.word(seed, 2)), metadata: metadata)
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: threads > 1)
         let columns = PeakColumnsSink(count: TrackRenderer.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil
@@ -54,19 +56,14 @@ struct EncodePass {
         }
         try sink.finish()
         let measured = meter?.finish()
-        var encoded = Encoded(
+        return Encoded(
             loudness: measured?.loudness ?? plan?.loudness ?? -.infinity,
             truePeak: plan?.truePeak ?? measured?.truePeak ?? -.infinity, peaks: columns.peaks)
-        if let decodedMeter, let frames = encoder.monitoredFrames {
-            let heard = decodedMeter.finish()
-            encoded.heard = (heard.loudness ?? -.infinity, heard.truePeak, frames)
-        }
-        return encoded
     }
 
     /// The clip message names the mix's real peak, not the first sample over: the rest
     /// of the mix is rendered (not encoded) to find it.
-    private func clipped(at clip: Int64) -> Error {
+    func clipped(at clip: Int64) -> Error {
         let loudest = LoudestSample(channels: recipe.output.channels)
         do throws(AudioError) {
             var mix = try sources.makeMix(from: 0, to: sources.totalFrames)

@@ -113,7 +113,7 @@ public final class TrackRenderer: @unchecked Sendable {
     /// With `CADENCE_STAGES=1` (the benchmark's runs), what the lossy check found at each
     /// encoding, on stderr as `cadence-lossy: …`.
     private static let tracing = ProcessInfo.processInfo.environment["CADENCE_STAGES"] == "1"
-    private static func trace(_ line: @autoclosure () -> String) {
+    static func trace(_ line: @autoclosure () -> String) {
         if tracing { FileHandle.standardError.write(Data(("cadence-lossy: " + line() + "\n").utf8)) }
     }
 

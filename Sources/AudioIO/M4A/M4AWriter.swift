@@ -61,6 +61,8 @@ public final class M4AWriter {
     /// Frames waiting in `frame` for a whole packet's worth.
     private var pending = 0
     private var finished = false
+    /// Packets came from encoders outside the writer (`writeEncoded`); its own encoder took none.
+    private var encodedOutside = false
     private let monitor: M4AMonitor?
     /// Frames the monitor decoded from the packets written (after `finish`; nil without a monitor).
     public private(set) var monitoredFrames: Int64?
@@ -136,14 +138,24 @@ public final class M4AWriter {
         }
     }
 
+    /// Muxes a packet an encoder outside the writer made (`AACTrack`: the same codec and
+    /// parameters), its timestamps in 1/rate, in order; the writer's own encoder stays unused.
+    func writeEncoded(_ packet: UnsafeMutablePointer<AVPacket>) throws(AudioError) {
+        guard case .aac = codec, !finished, sent == 0, pending == 0 else { throw misuse("encoded packets go to an AAC writer that encodes nothing itself") }
+        encodedOutside = true
+        try muxer.write(packet, from: AVRational(num: 1, den: Int32(sampleRate)))
+    }
+
     /// Encodes what is left, drains the encoder and writes the trailer (the `moov` box,
     /// moved to the front); throws if any of it fails. Without it the file is not an M4A.
     public func finish() throws(AudioError) {
         guard !finished else { return }
         finished = true
-        if pending > 0 { try sendFrame() }
-        try LibAV.check(avcodec_send_frame(encoder.context, nil), path: path, "avcodec_send_frame")
-        try drain()
+        if !encodedOutside {
+            if pending > 0 { try sendFrame() }
+            try LibAV.check(avcodec_send_frame(encoder.context, nil), path: path, "avcodec_send_frame")
+            try drain()
+        }
         try muxer.finish()
         monitoredFrames = try monitor?.finish()
     }
@@ -306,100 +318,5 @@ private final class Muxer {
         avio_flush(context.pointee.pb)
         let status = context.pointee.pb.pointee.error
         if status < 0 { throw LibAV.error(status, path: path, operation: "avio_flush") }
-    }
-}
-
-/// The `AVCodecContext` of the native `aac` or `alac` encoder, opened.
-private final class Encoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
-    /// Frames per packet (AAC 1024, ALAC 4096).
-    let frameSize: Int
-
-    /// The native AAC encoder's tools Cadence switches off (see `init`).
-    static let aacOptionsOff = ["aac_tns"]
-
-    init(codec: M4AWriter.Codec, sampleRate: Int, channels: Int, path: String, globalHeader: Bool) throws(AudioError) {
-        let id: AVCodecID
-        let format: AVSampleFormat
-        switch codec {
-        case .aac: (id, format) = (AV_CODEC_ID_AAC, AV_SAMPLE_FMT_FLTP)
-        case .alac(let depth): (id, format) = (AV_CODEC_ID_ALAC, depth == 16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_S32P)
-        }
-        guard let found = avcodec_find_encoder(id), let context = avcodec_alloc_context3(found) else {
-            throw AudioError(file: path, operation: "avcodec_find_encoder", reason: "this libavcodec has no \(codec) encoder", kind: .software)
-        }
-        self.context = context
-        context.pointee.sample_rate = Int32(sampleRate)
-        context.pointee.sample_fmt = format
-        av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
-        context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
-        context.pointee.flags |= cadence_codec_flag_bitexact()
-        if globalHeader { context.pointee.flags |= cadence_codec_flag_global_header() }
-        switch codec {
-        case .aac(let bitrate): context.pointee.bit_rate = Int64(bitrate)
-        case .alac(let depth): context.pointee.bits_per_raw_sample = Int32(depth)
-        }
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        if case .aac = codec {
-            // Temporal noise shaping off: on noise beds FFmpeg 5.1's native encoder lets it burst (the
-            // benchmark's rain hour, -1.3 dBTP in, decoded to +6.7 dBTP at 2736.7 s: a click 8 dB over
-            // its surroundings; with TNS off, +0.2 dB there). The lossy check would lower the whole
-            // track's ceiling by such a burst.
-            for name in Self.aacOptionsOff { av_dict_set(&options, name, "0", 0) }
-        }
-        try LibAV.check(avcodec_open2(context, found, &options), path: path, "avcodec_open2")
-        // what the encoder did not take is left in the dictionary: an option it does not know
-        if let left = av_dict_get(options, "", nil, cadence_dict_ignore_suffix()) {
-            throw AudioError(
-                file: path, operation: "avcodec_open2", reason: "the encoder does not take the option \(String(cString: left.pointee.key))",
-                kind: .software)
-        }
-        frameSize = Int(context.pointee.frame_size)
-        guard frameSize > 0 else { throw AudioError(file: path, operation: "avcodec_open2", reason: "the encoder has no frame size", kind: .software) }
-    }
-
-    deinit {
-        var pointer: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&pointer)
-    }
-}
-
-/// One `AVFrame` with buffers for a packet's worth of planar samples.
-private final class Frame {
-    let frame: UnsafeMutablePointer<AVFrame>
-
-    init(encoder: Encoder, path: String) throws(AudioError) {
-        guard let frame = av_frame_alloc() else {
-            throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
-        }
-        self.frame = frame
-        frame.pointee.nb_samples = Int32(encoder.frameSize)
-        frame.pointee.format = encoder.context.pointee.sample_fmt.rawValue
-        frame.pointee.sample_rate = encoder.context.pointee.sample_rate
-        try LibAV.check(av_channel_layout_copy(&frame.pointee.ch_layout, &encoder.context.pointee.ch_layout), path: path, "av_channel_layout_copy")
-        try LibAV.check(av_frame_get_buffer(frame, 0), path: path, "av_frame_get_buffer")
-    }
-
-    deinit {
-        var pointer: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&pointer)
-    }
-}
-
-/// One `AVPacket`, reused for every packet the encoder gives.
-private final class Packet {
-    let packet: UnsafeMutablePointer<AVPacket>
-
-    init(path: String) throws(AudioError) {
-        guard let packet = av_packet_alloc() else {
-            throw AudioError(file: path, operation: "av_packet_alloc", reason: "out of memory", kind: .software)
-        }
-        self.packet = packet
-    }
-
-    deinit {
-        var pointer: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&pointer)
     }
 }

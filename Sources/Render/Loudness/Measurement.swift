@@ -30,18 +30,32 @@ struct Measurement {
     /// Measures `sources`' mix, on two threads when `threads` > 1.
     static func run(_ sources: TrackSources, sampleRate: Int, channels: Int, threads: Int) throws(AudioError) -> Measurement {
         StageClock.shared.countPass()
-        let total = sources.totalFrames
+        return try run(
+            totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: sources.canStartAnywhere
+        ) { (span, meter) throws(AudioError) in
+            var mix = try sources.makeMix(from: span.start, to: span.end)
+            try Driver.run(&mix, channels: channels, into: [meter])
+        }
+    }
+
+    /// Measures a track of `totalFrames` whose frames [span.start, span.end) `feed` hands to a
+    /// span's meter (a mix rendered, or an encoding decoded), on two threads when `threads` > 1
+    /// and the track can be split.
+    static func run(
+        totalFrames total: Int64, sampleRate: Int, channels: Int, threads: Int, canSplit: Bool,
+        feed: (Span, SpanMeter) throws(AudioError) -> Void
+    ) throws(AudioError) -> Measurement {
         let hop = hopFrames(sampleRate: sampleRate)
-        let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: sources.canStartAnywhere)
+        let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: canSplit)
         var meters: [SpanMeter] = []
         for span in spans { meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate)) }
         var failures = [AudioError?](repeating: nil, count: spans.count)
-        failures.withUnsafeMutableBufferPointer { slots in
+        withoutActuallyEscaping(feed) { feed in
+            failures.withUnsafeMutableBufferPointer { slots in
             nonisolated(unsafe) let slots = slots
             let work = { (k: Int) in
                 do throws(AudioError) {
-                    var mix = try sources.makeMix(from: spans[k].start, to: spans[k].end)
-                    try Driver.run(&mix, channels: channels, into: [meters[k]])
+                    try feed(spans[k], meters[k])
                 } catch {
                     slots[k] = error
                 }
@@ -52,6 +66,7 @@ struct Measurement {
                 // each iteration owns its span's meter and failure slot
                 nonisolated(unsafe) let work = work
                 DispatchQueue.concurrentPerform(iterations: spans.count) { work($0) }
+            }
             }
         }
         if let failure = failures.compactMap({ $0 }).first { throw failure }
@@ -68,6 +83,32 @@ struct Measurement {
             loudness: LoudnessMeter.integratedLoudness(of: meters.map(\.meter)),
             truePeak: peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity, hop: hop,
             blockEnergies: energies, hopPeaks: hopPeaks)
+    }
+
+    /// Measures the frames `changed` again (after a patch of an encoding, `AACRepair`): the
+    /// hops they touch get new peak bounds, and the gating blocks that overlap them new
+    /// energies, from `feed` run on a span around them (its meters warmed up before, as the
+    /// second span of `run` is); loudness and true peak follow from the hops and blocks.
+    mutating func remeasure(
+        _ changed: Range<Int64>, totalFrames total: Int64, sampleRate: Int, channels: Int,
+        feed: (Span, SpanMeter) throws(AudioError) -> Void
+    ) throws(AudioError) {
+        guard !changed.isEmpty else { return }
+        let firstHop = changed.lowerBound / hop, endHop = min(Int64(hopPeaks.count), (changed.upperBound + hop - 1) / hop)
+        // blocks ending at firstHop+1 ... endHop+3 overlap the changed hops; the K-filter starts 2 hops before the first of them
+        let loudness = max(0, (firstHop - 5) * hop)..<min(total, (endHop + 3) * hop)
+        let start = max(0, loudness.lowerBound - Span.lead(sampleRate: sampleRate) / hop * hop)
+        let end = min(total, loudness.upperBound + Int64(2 * TruePeakInterpolator.delay))
+        let span = Span(start: start, end: end, loudness: loudness, peaks: (firstHop * hop)..<min(total, endHop * hop), isLast: end == total)
+        let meter = try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate)
+        try feed(span, meter)
+        _ = meter.finishPeak()
+        for (e, energy) in meter.energies where e > Int(firstHop) { blockEnergies[e] = energy }
+        for (h, p) in meter.hopPeaks where h >= Int(firstHop) && h < Int(endHop) { hopPeaks[h] = p }
+        let energies = blockEnergies
+        self.loudness = BlockGating.integrated(blocks: 4..<energies.count) { energies[$0] }
+        let peak = hopPeaks.max() ?? 0
+        truePeak = peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity
     }
 
     /// libebur128's `samples_in_100ms`.

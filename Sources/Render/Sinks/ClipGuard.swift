@@ -8,7 +8,11 @@ final class ClipGuard: Sink {
     /// The first frame with a sample over 1.0 (0 dBFS), once found.
     private(set) var clip: Int64?
 
-    init(channels: Int) { self.channels = channels }
+    /// `start`: the track frame of the first frame it takes.
+    init(channels: Int, start: Int64 = 0) {
+        self.channels = channels
+        position = start
+    }
 
     func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) -> Flow {
         defer { position += Int64(frames) }

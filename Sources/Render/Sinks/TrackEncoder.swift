@@ -14,6 +14,12 @@ struct EmbeddedMetadata {
     var chapters: [M4AWriter.Chapter]
     /// Labelled cue points: WAV.
     var markers: [WAVMarkers.Point]
+
+    /// The tags an M4A carries, by libavformat's names (iTunes title, album, comment).
+    var m4aTags: [(String, String)] {
+        let names = ["TITLE": "title", "ALBUM": "album", "COMMENT": "comment"]
+        return tags.compactMap { key, value in names[key].map { ($0, value) } }
+    }
 }
 
 /// The output stage: float blocks → the chosen format, quantized and dithered as it needs.
@@ -83,8 +89,6 @@ final class TrackEncoder {
                     comments: metadata.tags + metadata.chapterComments),
                 sample)
         } else if format == .m4a || format == .alac {
-            // iTunes tags by libavformat's names
-            let names = ["TITLE": "title", "ALBUM": "album", "COMMENT": "comment"]
             backend = .m4a(
                 try M4AWriter(
                     fileDescriptor: fd, path: path,
@@ -92,7 +96,7 @@ final class TrackEncoder {
                         ? .aac(bitrate: bitrate ?? RecipeLimits.defaultBitrate(format: .m4a, sampleRate: sampleRate, channels: channels) ?? 0)
                         : .alac(bitDepth: sample == .int16 ? 16 : 24),
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
-                    metadata: metadata.tags.compactMap { key, value in names[key].map { ($0, value) } }, chapters: metadata.chapters,
+                    metadata: metadata.m4aTags, chapters: metadata.chapters,
                     monitor: monitor, monitorThreaded: monitorThreaded),
                 sample)
         } else if let sfFormat = sfChosen {
