@@ -26,7 +26,7 @@
 #              runs the suites that call it (atomic output files, bed scratch files);
 #              any report aborts.
 #   thread     `swift test --sanitize=thread` on the suites that run threads: the
-#              split analysis, the two-piece bed resampling, the encoder thread, the M4A monitor
+#              split analysis, the two-piece bed resampling, the encoder thread, AAC parts side by side
 #              and the catalog's parallel workers (the whole suite takes too long).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +62,7 @@ for kind in "${kinds[@]}"; do
   case "$kind" in
     address) filter=(--skip "$address_skip") ;;
     undefined) filter=(--filter 'AtomicOutputTests|ConcurrentOutputTests|FaultTests|InterruptTests|BedSplitTests|BedResamplingTests|LoopSeamTests') ;;
-    thread) filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests|M4AWriterTests.monitor') ;;
+    thread) filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests|AACTrackTests.scheduling') ;;
   esac
   start=$SECONDS
   echo "== $kind: building in $scratch"

@@ -32,7 +32,7 @@ struct EncodePass {
         let total = sources.totalFrames
         if output.format == .m4a {
             // repaired where the decoded true peak passes what the lossy check allows
-            let allowed = recipe.output.loudness.map { _ in recipe.output.truePeak - LoudnessPlan.margin / 2 }
+            let allowed = recipe.output.loudness.map { _ in LossyCheck.allowedPeak(recipe.output.truePeak) }
             return try AACEncodePass(
                 sources: sources, output: output, metadata: metadata, channels: channels, sampleRate: rate, threads: threads,
                 allowedPeak: allowed, clipped: clipped

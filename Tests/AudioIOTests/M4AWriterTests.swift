@@ -53,65 +53,6 @@ struct M4AWriterTests {
 
     // MARK: - The monitor
 
-    /// Collects what a monitor hands on (one thread at a time: the monitor's, then the test's after `finish`).
-    final class Collected: @unchecked Sendable {
-        var samples: [Float] = []
-        var calls = 0
-    }
-
-    @Test("the monitor hands on what decoding the file gives, sample for sample: the delay dropped, cut at the frames written",
-          arguments: [false, true])
-    func monitorEqualsFileDecode(_ threaded: Bool) throws {
-        let folder = try TempFolder("m4a-monitor")
-        let (rate, channels) = (48000, 2)
-        let frames = rate * 4 + 517  // not a whole number of packets
-        var samples = Self.bursts(frames: frames, channels: channels, rate: rate, onsets: [rate / 3, 2 * rate + 99])
-        var noise = SystemRandomNumberGenerator()
-        for i in stride(from: 0, to: samples.count, by: 1) { samples[i] += Float.random(in: -0.05...0.05, using: &noise) }
-        let path = folder.file("m.m4a")
-        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        let heard = Collected()
-        let writer = try M4AWriter(
-            fileDescriptor: fd, path: path, codec: .aac(bitrate: 128_000), sampleRate: rate, channels: channels, totalFrames: Int64(frames),
-            monitor: { p, n in
-                heard.samples.append(contentsOf: p[0..<(n * channels)])
-                heard.calls += 1
-            }, monitorThreaded: threaded)
-        try Self.inBlocks(samples, channels: channels, of: 4096) { try writer.write($0, frames: $1) }
-        try writer.finish()
-        #expect(writer.monitoredFrames == Int64(frames))
-        var read: [Float] = []
-        let decoded = try M4AReader.decode(descriptor: fd, path: path) { p, n in read.append(contentsOf: p[0..<(n * channels)]) }
-        #expect(decoded == Int64(frames))
-        #expect(heard.samples.count == frames * channels, "monitored \(heard.samples.count / channels) frames, wrote \(frames)")
-        let firstDifference = zip(heard.samples, read).enumerated().first { $0.element.0.bitPattern != $0.element.1.bitPattern }?.offset
-        #expect(firstDifference == nil, "first differs at frame \((firstDifference ?? 0) / channels)")
-        #expect(heard.calls > 100, "frames reach the sink packet by packet while encoding, not at the end")
-    }
-
-    @Test("a monitor whose sink fails fails the write or the finish with the sink's error, threaded or not", arguments: [false, true])
-    func monitorFailureReachesTheWriter(_ threaded: Bool) throws {
-        let folder = try TempFolder("m4a-monitor-fail")
-        let path = folder.file("m.m4a")
-        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
-        defer { close(fd) }
-        let rate = 48000
-        let samples = [Float](repeating: 0.1, count: rate * 20)
-        let writer = try M4AWriter(
-            fileDescriptor: fd, path: path, codec: .aac(bitrate: 96_000), sampleRate: rate, channels: 1, totalFrames: Int64(samples.count),
-            monitor: { _, _ throws(AudioError) in throw AudioError(file: "meter", operation: "meter", reason: "the meter gave up", kind: .software) },
-            monitorThreaded: threaded)
-        do {
-            try Self.inBlocks(samples, channels: 1, of: 4096) { try writer.write($0, frames: $1) }
-            try writer.finish()
-            Issue.record("a failing monitor did not fail the writer")
-        } catch let error as AudioError {
-            #expect(error.reason == "the meter gave up", "\(error)")
-        }
-    }
-
     // MARK: - Lossless
 
     @Test("ALAC decodes to the very integers written, frame count included (16 and 24 bits)",

@@ -31,10 +31,11 @@ public struct AACPartLayout: Sendable, Equatable {
     /// The nominal first frame of each part, and the end of the track.
     public let boundaries: [Int64]
 
-    public init(totalFrames: Int64, sampleRate: Int) {
+    /// The layout of a track of `totalFrames`; `partSeconds`: the shortest part (tests cut shorter tracks).
+    public init(totalFrames: Int64, sampleRate: Int, partSeconds: Int64 = AACPartLayout.partSeconds) {
         let total = max(0, totalFrames)
         self.totalFrames = total
-        let count = Int(max(1, min(Int64(Self.maximumParts), total / (Self.partSeconds * Int64(sampleRate)))))
+        let count = Int(max(1, min(Int64(Self.maximumParts), total / (max(1, partSeconds) * Int64(sampleRate)))))
         boundaries = (0...count).map { k in k == count ? total : total * Int64(k) / Int64(count) / Self.packetFrames * Self.packetFrames }
     }
 

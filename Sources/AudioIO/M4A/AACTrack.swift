@@ -28,8 +28,11 @@ public final class AACTrack: @unchecked Sendable {
     /// Joins where the two encoders' windows differed everywhere within reach, so the nominal place was taken.
     public private(set) var unmatchedJoins = 0
 
-    public init(bitrate: Int, sampleRate: Int, channels: Int, totalFrames: Int64, path: String) throws(AudioError) {
-        layout = AACPartLayout(totalFrames: totalFrames, sampleRate: sampleRate)
+    /// `partSeconds`: the shortest part (`AACPartLayout`).
+    public init(
+        bitrate: Int, sampleRate: Int, channels: Int, totalFrames: Int64, path: String, partSeconds: Int64 = AACPartLayout.partSeconds
+    ) throws(AudioError) {
+        layout = AACPartLayout(totalFrames: totalFrames, sampleRate: sampleRate, partSeconds: partSeconds)
         self.bitrate = bitrate
         self.sampleRate = sampleRate
         self.channels = channels

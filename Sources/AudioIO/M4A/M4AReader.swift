@@ -117,7 +117,7 @@ private final class Demuxer {
 }
 
 /// A stream's decoder, opened, and its planar samples made interleaved floats: the file's
-/// (`M4AReader`) or the encoder's as it writes (`M4AMonitor`).
+/// (`M4AReader`) or a track's packets before they are muxed (`AACTrack.decode`).
 final class Decoder {
     let context: UnsafeMutablePointer<AVCodecContext>
     let channels: Int

@@ -63,20 +63,15 @@ public final class M4AWriter {
     private var finished = false
     /// Packets came from encoders outside the writer (`writeEncoded`); its own encoder took none.
     private var encodedOutside = false
-    private let monitor: M4AMonitor?
-    /// Frames the monitor decoded from the packets written (after `finish`; nil without a monitor).
-    public private(set) var monitoredFrames: Int64?
 
     /// The frames of encoder delay before the first input frame (AAC: 1024; ALAC: 0).
     public var delay: Int { Int(encoder.context.pointee.initial_padding) }
 
     /// Opens the encoder and writes the header. `metadata`: iTunes tags by libavformat name
     /// (`title`, `album`, `comment`); `chapters` become the QuickTime chapter track.
-    /// `monitor`: receives the track decoded from the packets as they are written (`M4AMonitor`),
-    /// on a thread of its own when `monitorThreaded`.
     public init(
         fileDescriptor: Int32, path: String, codec: Codec, sampleRate: Int, channels: Int, totalFrames: Int64,
-        metadata: [(String, String)] = [], chapters: [Chapter] = [], monitor: M4AMonitor.Sink? = nil, monitorThreaded: Bool = false
+        metadata: [(String, String)] = [], chapters: [Chapter] = []
     ) throws(AudioError) {
         self.path = path
         self.codec = codec
@@ -104,15 +99,7 @@ public final class M4AWriter {
         try muxer.writeHeader(sampleRate: sampleRate)
         frame = try Frame(encoder: encoder, path: path)
         packet = try Packet(path: path)
-        if let monitor {
-            self.monitor = try M4AMonitor(encoder: encoder.context, totalFrames: totalFrames, threaded: monitorThreaded, path: path, sink: monitor)
-        } else {
-            self.monitor = nil
-        }
     }
-
-    /// A writer dropped before `finish` (a failed render) still ends the monitor's thread.
-    deinit { monitor?.close() }
 
     /// Encodes `frames` interleaved float frames (AAC only; ±1.0 is full scale).
     public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
@@ -157,7 +144,6 @@ public final class M4AWriter {
             try drain()
         }
         try muxer.finish()
-        monitoredFrames = try monitor?.finish()
     }
 
     // MARK: - Feeding the encoder
@@ -195,7 +181,6 @@ public final class M4AWriter {
             let status = avcodec_receive_packet(encoder.context, packet.packet)
             if status == cadence_averror(EAGAIN) || status == cadence_averror_eof() { return }
             try LibAV.check(status, path: path, "avcodec_receive_packet")
-            try monitor?.add(packet.packet)
             try muxer.write(packet.packet, from: encoder.context.pointee.time_base)
         }
     }

@@ -39,15 +39,19 @@ struct LossyCheck {
     mutating func aim(shift: Double, overshoot: Double, plannedPeak: Double?) {
         if shift.isFinite, abs(shift) >= 0.05 { targetOffset -= shift }
         guard let plannedPeak, overshoot.isFinite, overshoot > 0 else { return }
-        let over = plannedPeak + overshoot - (truePeakCeiling - LoudnessPlan.margin / 2)
+        let over = plannedPeak + overshoot - Self.allowedPeak(truePeakCeiling)
         if over > 0 { ceiling -= over + 0.1 }
     }
+
+    /// The highest decoded true peak (dBTP) an encoding passes with, for a recipe's `true_peak`:
+    /// half the limiter's margin under it (what `AACRepair` repairs down to).
+    static func allowedPeak(_ truePeakCeiling: Double) -> Double { truePeakCeiling - LoudnessPlan.margin / 2 }
 
     /// After an encoding that decodes to `loudness` and `truePeak`: true (with the target
     /// and ceiling corrected) when it should be encoded again.
     mutating func again(loudness: Double, truePeak: Double) -> Bool {
         guard let target, loudness.isFinite, attempt < Self.attempts else { return false }
-        let over = truePeak - (truePeakCeiling - LoudnessPlan.margin / 2)
+        let over = truePeak - Self.allowedPeak(truePeakCeiling)
         let off = target - loudness
         guard over > 0 || abs(off) > 0.2 else { return false }
         if over > 0 { ceiling -= over + 0.1 }
@@ -56,19 +60,19 @@ struct LossyCheck {
         return true
     }
 
-    /// What a track measured as decoded while it was encoded (`M4AMonitor`), and its frames.
+    /// What a track measured as decoded before it was muxed (`AACEncodePass`), and its frames.
     typealias Heard = (loudness: Double, truePeak: Double, frames: Int64)
 
     /// The file just written, as players hear it: its frame count must be the timeline's;
-    /// returns its loudness and true peak. An M4A's packets were decoded and metered as they
-    /// were written (`heard`: the decoder `M4AReader` opens, on the same packets), so only its
+    /// returns its loudness and true peak. An M4A's packets were decoded and metered before they
+    /// were muxed (`heard`: `AACEncodePass`, with the decoder `M4AReader` opens), so only its
     /// edit list's duration is read back; any other format is decoded through its descriptor.
     static func measure(
         _ file: AtomicOutputFile, format: AudioFormat, path: String, frames: Int64, sampleRate: Int, channels: Int, heard: Heard? = nil
     ) throws(AudioError) -> (loudness: Double, truePeak: Double) {
         if format == .m4a {
             guard let heard else {
-                throw AudioError(file: path, operation: "verify", reason: "the AAC encoding was not monitored", kind: .software)
+                throw AudioError(file: path, operation: "verify", reason: "the AAC encoding was not measured as decoded", kind: .software)
             }
             let listed = try M4AReader.frames(descriptor: file.fileDescriptor, path: path)
             guard heard.frames == frames, listed == frames else {

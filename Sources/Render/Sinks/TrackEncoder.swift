@@ -50,7 +50,7 @@ final class TrackEncoder {
     /// Opens the encoder for `format` on `fd`, with `metadata` in the file.
     init(
         format: AudioFormat, bitDepth: BitDepth, bitrate: Int?, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
-        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata, monitor: M4AMonitor.Sink? = nil, monitorThreaded: Bool = false
+        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata
     ) throws(AudioError) {
         self.fileDescriptor = fd
         self.path = path
@@ -96,8 +96,7 @@ final class TrackEncoder {
                         ? .aac(bitrate: bitrate ?? RecipeLimits.defaultBitrate(format: .m4a, sampleRate: sampleRate, channels: channels) ?? 0)
                         : .alac(bitDepth: sample == .int16 ? 16 : 24),
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
-                    metadata: metadata.m4aTags, chapters: metadata.chapters,
-                    monitor: monitor, monitorThreaded: monitorThreaded),
+                    metadata: metadata.m4aTags, chapters: metadata.chapters),
                 sample)
         } else if let sfFormat = sfChosen {
             let writer = try SoundFileWriter(
@@ -195,12 +194,6 @@ final class TrackEncoder {
             }
             try write(UnsafeBufferPointer(wide))
         }
-    }
-
-    /// The frames an M4A's monitor decoded from the packets written (after `finish`), else nil.
-    var monitoredFrames: Int64? {
-        if case .m4a(let writer, _) = backend { return writer.monitoredFrames }
-        return nil
     }
 
     /// Completes the file; its failure is the render's failure.
