@@ -35,6 +35,26 @@ struct CodecProbeTests {
         var testDescription: String { "\(bed) at \(bitrate)" }
     }
 
+    @Test("the loudness change is measured over the blocks the input's gates keep, so blocks near the relative gate cannot swing it")
+    func loudnessChangeGatesOnce() throws {
+        func energy(_ lufs: Double) -> Double { pow(10, (lufs + 0.691) / 10) }
+        // 20 loud blocks at -13 LUFS, kept as they are, and 20 quiet ones just over the input's relative gate, which lose 0.3 dB
+        let loud = (4..<24).map { ($0, energy(-13)) }
+        // E_q = 10^0.01 × 0.1 × (E_loud + E_q) / 2: 0.1 dB over the relative gate of the blocks together
+        let over = pow(10, 0.01), quietEnergy = 0.05 * over * energy(-13) / (1 - 0.05 * over)
+        let quiet = (24..<44).map { ($0, quietEnergy) }
+        let input = loud + quiet
+        let output = loud + quiet.map { ($0.0, $0.1 * pow(10, -0.03)) }
+        let change = try #require(CodecProbe.loudnessChange(from: input, to: output))
+        let expected = 10 * log10((energy(-13) + quietEnergy * pow(10, -0.03)) / (energy(-13) + quietEnergy))
+        #expect(abs(change - expected) < 1e-9 && change < 0, "\(change) LU, expected \(expected)")
+        // each side gated on its own drops the quiet blocks from the output only: the codec would seem to add loudness
+        let apart = BlockGating.integrated(blocks: 4..<44) { e in output[e - 4].1 } - BlockGating.integrated(blocks: 4..<44) { e in input[e - 4].1 }
+        #expect(apart > 1, "the case no longer straddles the gate (\(apart) LU apart)")
+        // silence has no change to give
+        #expect(CodecProbe.loudnessChange(from: [(4, 0)], to: [(4, 0)]) == nil)
+    }
+
     @Test("a 2-minute M4A over a bed is encoded once and decodes within 0.2 LU of its target",
           .enabled(if: freshReleaseRender != nil, "needs the release render binary"),
           arguments: [Case(bed: "file: beds/rain.ogg, gain: -14 dB", bitrate: "128k"), Case(bed: "synth: pink-noise, gain: -20 dB", bitrate: "96k")])

@@ -69,7 +69,11 @@ struct CodecProbe {
         let writer = try M4AWriter(
             fileDescriptor: scratch.fileDescriptor, path: "the AAC probe", codec: .aac(bitrate: bitrate), sampleRate: rate,
             channels: channels, totalFrames: Int64(primer.count) + Int64(starts.count * stretchSeconds * rate))
-        let input = try MeterSink(channels: channels, sampleRate: rate, loudness: true)
+        // both sides metered block by block over the spans as they follow each other in the probe's file
+        let probed = Int64(starts.count * stretchSeconds * rate)
+        let whole = Measurement.Span(start: 0, end: probed, loudness: 0..<probed, peaks: 0..<probed, isLast: true)
+        let hop = Measurement.hopFrames(sampleRate: rate)
+        let input = try SpanMeter(whole, hop: hop, channels: channels, sampleRate: rate)
         let sink = StretchSink(
             starts: starts, length: stretchSeconds * rate, fade: Int(edge * Double(rate)), primer: primer, channels: channels, writer: writer,
             meter: input)
@@ -85,7 +89,7 @@ struct CodecProbe {
             try Driver.run(&mix, channels: channels, through: plan.stages(channels: channels, sampleRate: rate), into: [sink])
         }
         try writer.finish()
-        let output = try MeterSink(channels: channels, sampleRate: rate, loudness: true)
+        let output = try SpanMeter(whole, hop: hop, channels: channels, sampleRate: rate)
         var skip = primer.count
         try M4AReader.decode(descriptor: scratch.fileDescriptor, path: "the AAC probe") { (p, n) throws(AudioError) in
             let dropped = min(skip, n)
@@ -93,12 +97,32 @@ struct CodecProbe {
             guard n > dropped else { return }
             _ = try output.consume(UnsafeBufferPointer(rebasing: p[(dropped * channels)..<(n * channels)]), frames: n - dropped)
         }
-        let (before, after) = (input.finish(), output.finish())
-        guard let inLoudness = before.loudness, let outLoudness = after.loudness, inLoudness.isFinite, outLoudness.isFinite else {
-            return nil
+        guard let loudness = Self.loudnessChange(from: input.energies, to: output.energies) else { return nil }
+        let (before, after) = (input.finishPeak(), output.finishPeak())
+        let overshoot = before > 0 && after > 0 ? Gain.decibels(linear: Double(after / before)) : 0
+        return Shift(loudness: loudness, overshoot: overshoot)
+    }
+
+    /// The change in loudness (LU) between the input's gating blocks and the output's, over the
+    /// blocks the input's gates keep (BS.1770: −70 LUFS, then 10 LU under their mean); nil when
+    /// none passes. Each side's own integrated loudness would gate each side apart: with spans
+    /// of two levels (a breath cue on a quiet bed, 15 dB over it), the quieter spans sit near the
+    /// relative gate, and a change of a few tenths of a dB in them moves many blocks across it
+    /// (anxiety-relief at 128k: +2.26 LU between the two integrated figures, for spans whose
+    /// levels the codec kept within 0.3 dB; the track as a whole: 0.0 LU).
+    static func loudnessChange(from input: [(Int, Double)], to output: [(Int, Double)]) -> Double? {
+        let decoded = Dictionary(output, uniquingKeysWith: { first, _ in first })
+        let audible = input.filter { $0.1 >= BlockGating.absoluteGate }
+        guard !audible.isEmpty else { return nil }
+        let gate = max(BlockGating.absoluteGate, audible.reduce(0) { $0 + $1.1 } / Double(audible.count) * 0.1)
+        var (before, after) = (0.0, 0.0)
+        for (e, energy) in audible where energy >= gate {
+            guard let out = decoded[e] else { continue }
+            before += energy
+            after += out
         }
-        let overshoot = before.truePeak.isFinite && after.truePeak.isFinite ? after.truePeak - before.truePeak : 0
-        return Shift(loudness: outLoudness - inLoudness, overshoot: overshoot)
+        guard before > 0, after > 0 else { return nil }
+        return 10 * log10(after / before)
     }
 }
 
@@ -110,12 +134,12 @@ private final class StretchSink: Sink {
     private let fade: Int
     private let channels: Int
     private let writer: M4AWriter
-    private let meter: MeterSink
+    private let meter: SpanMeter
     /// The track frame of the next block.
     var position: Int64 = 0
     private var faded: [Float]
 
-    init(starts: [Int64], length: Int, fade: Int, primer: Range<Int64>, channels: Int, writer: M4AWriter, meter: MeterSink) {
+    init(starts: [Int64], length: Int, fade: Int, primer: Range<Int64>, channels: Int, writer: M4AWriter, meter: SpanMeter) {
         spans = starts.map { $0..<($0 + Int64(length)) }
         self.primer = primer
         self.fade = max(fade, 1)
