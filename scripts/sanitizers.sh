@@ -11,7 +11,7 @@
 #              longest suite under ASan, and it runs serialized; AtomicOutputTests and the
 #              catalog suites cover that code in-process), killing catalog renders, the preview checker's timeouts, the folder
 #              scan and the bad-input corpus through the binary, the starter catalog, the
-#              bundle budget's catalog runs, the AAC probe's release renders, the bit-rate
+#              bundle budget's catalog runs, the AAC probe's and AAC parts' release renders, the bit-rate
 #              cases' 17 renders of 6–15 s: the code they reach runs in-process in other
 #              suites), with LeakSanitizer; our C (Sources/CPosix) is also
 #              built with -fsanitize=undefined in the same build (the ASan runtime holds
@@ -41,7 +41,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=86"
 export SWIFT_BACKTRACE="enable=no"
 
-address_skip='FaultTests.killSingle|FaultTests.killCatalog|GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered'
+address_skip='FaultTests.killSingle|FaultTests.killCatalog|GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered|AACPartsTests'
 
 ubsan_runtime() {
   local lib
