@@ -15,7 +15,9 @@ import Foundation
 /// cosine in dB (a limiter's gain reduction, computed from the decoded result). A dipped
 /// stretch that still overshoots is dipped deeper, up to `rounds` times; more than
 /// `maximumRegions` stretches at once is not sporadic, and is left to the lossy check's
-/// lower ceiling.
+/// lower ceiling. Each patch's mix is rendered from a warm-up before its encoder's first
+/// frame; a mix that must start at frame 0 (a synth bed) is rendered once per round for all
+/// of its patches.
 struct AACRepair {
     let track: AACTrack
     let sources: TrackSources
@@ -71,15 +73,23 @@ struct AACRepair {
                 let before = dips.filter { $0.hops.overlaps(stretch.hops) }.map(\.depthDB).max() ?? 0
                 dips.append(Dip(hops: stretch.hops, depthDB: before + stretch.depthDB))
             }
-            for stretch in stretches {
+            let patches = try stretches.map { (stretch) throws(AudioError) in
                 let span = (Int64(stretch.hops.lowerBound) * hop - ramp)..<(Int64(stretch.hops.upperBound + 1) * hop + ramp)
-                let patch = try track.patchEncoder(for: span.clamped(to: 0..<sources.totalFrames))
-                let start = warmStart(patch.input.lowerBound)
-                var mix = try sources.makeMix(from: start, to: patch.input.upperBound)
-                let dipped = DipSink(dips: dips, hop: hop, ramp: ramp, first: patch.input.lowerBound, channels: channels, into: patch)
-                try Driver.run(
-                    &mix, channels: channels, through: plan?.stages(channels: channels, sampleRate: sampleRate) ?? [],
-                    into: [FrameRangeSink(start: start, keep: patch.input, channels: channels, into: [dipped])])
+                return try track.patchEncoder(for: span.clamped(to: 0..<sources.totalFrames))
+            }
+            // each patch's mix from its own warm-up; a mix that must start at frame 0 feeds every patch of the round in one run
+            for run in sources.canStartAnywhere ? patches.map { [$0] } : [patches] {
+                guard let first = run.map(\.input.lowerBound).min(), let end = run.map(\.input.upperBound).max() else { continue }
+                let start = warmStart(first)
+                var mix = try sources.makeMix(from: start, to: end)
+                let sinks = run.map { patch in
+                    FrameRangeSink(
+                        start: start, keep: patch.input, channels: channels,
+                        into: [DipSink(dips: dips, hop: hop, ramp: ramp, first: patch.input.lowerBound, channels: channels, into: patch)])
+                }
+                try Driver.run(&mix, channels: channels, through: plan?.stages(channels: channels, sampleRate: sampleRate) ?? [], into: sinks)
+            }
+            for patch in patches {
                 try patch.finish()
                 let changed = try track.install(patch)
                 try heard.remeasure(changed, totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, feed: feed)
