@@ -73,8 +73,9 @@ struct AACEncodePass {
             (span, meter) throws(AudioError) in try decode(track, span, into: meter)
         }
         TrackRenderer.trace(
-            String(format: "AAC in %d parts (%d joins where no window matched): %.2f LUFS, %.2f dBTP decoded", layout.count,
-                   track.unmatchedJoins, heard.loudness, heard.truePeak))
+            String(
+                format: "AAC in %d parts (%d joins where no window matched): %.2f LUFS, %.2f dBTP decoded", layout.count,
+                track.unmatchedJoins, heard.loudness, heard.truePeak))
         if let allowedPeak {
             try AACRepair(track: track, sources: sources, plan: plan, channels: channels, sampleRate: sampleRate, warmStart: warmStart)
                 .repair(&heard, allowedPeak: allowedPeak) { (span, meter) throws(AudioError) in try decode(track, span, into: meter) }
@@ -95,17 +96,17 @@ struct AACEncodePass {
         var failures = [AudioError?](repeating: nil, count: count)
         withoutActuallyEscaping(work) { work in
             failures.withUnsafeMutableBufferPointer { slots in
-            nonisolated(unsafe) let slots = slots
-            let each = { (k: Int) in
-                do throws(AudioError) { try work(k) } catch { slots[k] = error }
-            }
-            if threads == 1 || count == 1 {
-                for k in 0..<count { each(k) }
-            } else {
-                // each iteration owns its part's encoder and failure slot
-                nonisolated(unsafe) let each = each
-                DispatchQueue.concurrentPerform(iterations: count) { each($0) }
-            }
+                nonisolated(unsafe) let slots = slots
+                let each = { (k: Int) in
+                    do throws(AudioError) { try work(k) } catch { slots[k] = error }
+                }
+                if threads == 1 || count == 1 {
+                    for k in 0..<count { each(k) }
+                } else {
+                    // each iteration owns its part's encoder and failure slot
+                    nonisolated(unsafe) let each = each
+                    DispatchQueue.concurrentPerform(iterations: count) { each($0) }
+                }
             }
         }
         if let failure = failures.compactMap({ $0 }).first { throw failure }

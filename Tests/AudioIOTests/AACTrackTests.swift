@@ -2,8 +2,8 @@ import AudioCore
 import AudioIO
 import Dispatch
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// An AAC track in parts: where it is cut, how parts join, that the track decodes as its
 /// file does (any range as the whole), that a patch changes the decoding only between its
@@ -22,8 +22,10 @@ struct AACTrackTests {
     @Test("parts: one below twice the part length, at most four, each boundary on the packet grid, inputs inside the track")
     func layout() {
         let minute = Int64(Self.rate) * 60
-        let cases: [(Int64, Int)] = [(minute, 1), (9 * minute + 59 * Int64(Self.rate), 1), (10 * minute, 2), (20 * minute, 4), (60 * minute, 4),
-                                     (8 * 60 * minute, 4)]
+        let cases: [(Int64, Int)] = [
+            (minute, 1), (9 * minute + 59 * Int64(Self.rate), 1), (10 * minute, 2), (20 * minute, 4), (60 * minute, 4),
+            (8 * 60 * minute, 4),
+        ]
         for (total, parts) in cases {
             let layout = AACPartLayout(totalFrames: total, sampleRate: Self.rate)
             #expect(layout.count == parts, "\(total) frames")
@@ -44,8 +46,9 @@ struct AACTrackTests {
 
     // MARK: - Windows
 
-    @Test("the window read from each packet follows AAC's grammar: eight-short only after long-start or eight-short, long-stop only after eight-short",
-          .enabled(if: tools, "needs ffprobe to list the packets"))
+    @Test(
+        "the window read from each packet follows AAC's grammar: eight-short only after long-start or eight-short, long-stop only after eight-short",
+        .enabled(if: tools, "needs ffprobe to list the packets"))
     func windows() throws {
         let folder = try TempFolder("aac-windows")
         let (track, _) = try Self.encode(Self.signal(), folder: folder)
@@ -85,7 +88,10 @@ struct AACTrackTests {
         let decoded = try M4AReader.decode(descriptor: fd, path: path) { (p, n) throws(AudioError) in file += p.prefix(n * Self.channels) }
         #expect(decoded == Int64(Self.frames))
         #expect(file == whole, "the file decodes differently from AACTrack.decode")
-        for range in [Int64(0)..<1000, 12_345..<67_890, Int64(10 * Self.rate - 3000)..<Int64(10 * Self.rate + 5000), Int64(Self.frames - 777)..<Int64(Self.frames)] {
+        for range in [
+            Int64(0)..<1000, 12_345..<67_890, Int64(10 * Self.rate - 3000)..<Int64(10 * Self.rate + 5000),
+            Int64(Self.frames - 777)..<Int64(Self.frames),
+        ] {
             let part = try Self.decode(track, range)
             let slice = Array(whole[(Int(range.lowerBound) * Self.channels)..<(Int(range.upperBound) * Self.channels)])
             #expect(part == slice, "frames \(range) decode differently alone")
@@ -169,7 +175,9 @@ struct AACTrackTests {
             let t = Double(n) / Double(rate)
             for c in 0..<channels {
                 var v = 0.0
-                for (k, f) in partials.enumerated() { v += 0.06 * sin(2 * .pi * f * t * (1 + 0.003 * Double(c)) + Double(k)) * (0.6 + 0.4 * sin(2 * .pi * 0.3 * t + Double(k))) }
+                for (k, f) in partials.enumerated() {
+                    v += 0.06 * sin(2 * .pi * f * t * (1 + 0.003 * Double(c)) + Double(k)) * (0.6 + 0.4 * sin(2 * .pi * 0.3 * t + Double(k)))
+                }
                 let sinceClick = n % (rate * 37 / 100)
                 if sinceClick < 96 { v += 0.5 * exp(-Double(sinceClick) / 16) * (sinceClick % 2 == 0 ? 1 : -1) }
                 out[n * channels + c] = Float(v)
@@ -181,7 +189,8 @@ struct AACTrackTests {
     /// Encodes `input` in parts of `partSeconds`: in `order` on this thread, or all side by side (nil).
     static func encode(_ input: [Float], folder: TempFolder, order: [Int]? = nil) throws -> (AACTrack, Int) {
         let track = try AACTrack(
-            bitrate: 128_000, sampleRate: rate, channels: channels, totalFrames: Int64(frames), path: folder.file("track.m4a"), partSeconds: partSeconds)
+            bitrate: 128_000, sampleRate: rate, channels: channels, totalFrames: Int64(frames), path: folder.file("track.m4a"),
+            partSeconds: partSeconds)
         let count = track.layout.count
         let work: @Sendable (Int) throws -> Void = { k in
             let encoder = try track.partEncoder(k)
@@ -245,7 +254,9 @@ struct AACTrackTests {
         var packets: [[UInt8]] = []
         var current: [UInt8]?
         for line in listing.split(separator: "\n") {
-            if line == "[PACKET]" { current = [] } else if line == "[/PACKET]" {
+            if line == "[PACKET]" {
+                current = []
+            } else if line == "[/PACKET]" {
                 if let current { packets.append(current) }
                 current = nil
             } else if current != nil, let colon = line.firstIndex(of: ":"), line.first?.isHexDigit == true {

@@ -51,8 +51,6 @@ struct M4AWriterTests {
         #expect(before.map { $0 >= onsets[0] - 64 } == true, "sound at frame \(before ?? -1) before the first onset \(onsets[0])")
     }
 
-    // MARK: - The monitor
-
     // MARK: - Lossless
 
     @Test("ALAC decodes to the very integers written, frame count included (16 and 24 bits)",

@@ -1,8 +1,8 @@
 import AudioCore
 import AudioIO
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// AAC rendered as `AACEncodePass` does it: in parts on every core (the same bytes on one
 /// thread), and repaired where the decoded true peak passes the ceiling, in one encoding.
@@ -29,8 +29,9 @@ struct AACPartsTests {
         return (meter.integratedLoudness(), meter.truePeakDB(), frames)
     }
 
-    @Test("rain at 128k that decodes 1.7 dB over the allowed peak on one hop is patched there: one encoding, true peak under the ceiling, on target",
-          .enabled(if: freshReleaseRender != nil, "needs the release render binary"))
+    @Test(
+        "rain at 128k that decodes 1.7 dB over the allowed peak on one hop is patched there: one encoding, true peak under the ceiling, on target",
+        .enabled(if: freshReleaseRender != nil, "needs the release render binary"))
     func repairedInOneEncoding() throws {
         let folder = try TempFolder("aac-repair")
         let recipe = try folder.write(
@@ -55,8 +56,9 @@ struct AACPartsTests {
         #expect(abs(loudness + 14) <= 0.2, "decoded loudness \(loudness) LUFS")
     }
 
-    @Test("a 10-minute track in two parts gives the same bytes rendered alone (every core) and in a catalog (one thread per track)",
-          .enabled(if: freshReleaseRender != nil, "needs the release render binary"))
+    @Test(
+        "a 10-minute track in two parts gives the same bytes rendered alone (every core) and in a catalog (one thread per track)",
+        .enabled(if: freshReleaseRender != nil, "needs the release render binary"))
     func sameBytesOnOneThread() throws {
         let folder = try TempFolder("aac-parts")
         let recipes = try folder.folder("recipes")

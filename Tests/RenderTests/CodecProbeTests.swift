@@ -76,7 +76,7 @@ struct CodecProbeTests {
         // pass 1 and one encoding: a second encoding would be a third pass over the mix
         #expect(json?["passes"] as? Int == 2, "passes over the mix: \(stages)")
 
-        // the file read back and metered as the lossy check did before M4AMonitor metered the packets as they were muxed
+        // the file read back and metered here, apart from the render's own decoding of its packets
         let meter = try MeterSink(channels: 2, sampleRate: 48000, loudness: true)
         let fd = open(output, O_RDONLY)
         defer { close(fd) }
@@ -85,7 +85,7 @@ struct CodecProbeTests {
         let (measured, truePeak) = meter.finish()
         let loudness = try #require(measured)
         #expect(abs(loudness + 16) <= 0.2, "the decoded file measures \(loudness) LUFS")
-        // the cue sheet's figures are the monitor's, and they are the file's
+        // the cue sheet's figures are the render's decoding's, and they are the file's
         let sheet = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("track.cues.json")))) as? [String: Any]
         let audio = try #require(sheet?["audio"] as? [String: Any])
         let sheetLoudness = try #require(audio["loudness_lufs"] as? Double), sheetPeak = try #require(audio["true_peak_dbtp"] as? Double)

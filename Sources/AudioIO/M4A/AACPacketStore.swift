@@ -105,7 +105,8 @@ final class AACPacketStore: @unchecked Sendable {
             let n = pread(file.fileDescriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
-                throw AudioError(file: name, operation: "read (scratch file)", reason: n < 0 ? String(cString: strerror(errno)) : "ends early", kind: .software)
+                throw AudioError(
+                    file: name, operation: "read (scratch file)", reason: n < 0 ? String(cString: strerror(errno)) : "ends early", kind: .software)
             }
             done += n
         }

@@ -173,7 +173,9 @@ public final class AACTrack: @unchecked Sendable {
         var skip = Int(range.lowerBound - first)
         var wanted = range.count
         let decoder = try Decoder(parameters: parameters, timeBase: AVRational(num: 1, den: Int32(sampleRate)), path: path)
-        guard let frame = av_frame_alloc() else { throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software) }
+        guard let frame = av_frame_alloc() else {
+            throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
+        }
         var owned: UnsafeMutablePointer<AVFrame>? = frame
         defer { av_frame_free(&owned) }
         var out: [Float] = []

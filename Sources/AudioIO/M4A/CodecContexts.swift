@@ -53,7 +53,9 @@ final class Encoder {
                 kind: .software)
         }
         frameSize = Int(context.pointee.frame_size)
-        guard frameSize > 0 else { throw AudioError(file: path, operation: "avcodec_open2", reason: "the encoder has no frame size", kind: .software) }
+        guard frameSize > 0 else {
+            throw AudioError(file: path, operation: "avcodec_open2", reason: "the encoder has no frame size", kind: .software)
+        }
     }
 
     deinit {

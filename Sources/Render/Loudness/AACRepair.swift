@@ -65,8 +65,9 @@ struct AACRepair {
                 }
             }
             TrackRenderer.trace(
-                String(format: "repair round %d: %d hops over %.2f dBTP (the loudest %.2f) in %d stretches", round, over.count, allowedPeak,
-                       heard.truePeak, stretches.count))
+                String(
+                    format: "repair round %d: %d hops over %.2f dBTP (the loudest %.2f) in %d stretches", round, over.count, allowedPeak,
+                    heard.truePeak, stretches.count))
             guard stretches.count <= Self.maximumRegions else { break }
             for stretch in stretches {
                 // deeper where an earlier dip already lay
