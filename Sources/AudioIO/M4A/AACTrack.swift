@@ -242,18 +242,14 @@ extension AACPacketStore: AACPackets {}
 public final class AACPartEncoder {
     /// The frames this encoder takes.
     public let input: Range<Int64>
-    /// A patch's frames to replace (whole packets); nil for a part.
+    /// A patch's frames to replace (whole packets, and the joins around them); nil for a part.
     public let span: Range<Int64>?
     let store: AACPacketStore
-    private let encoder: Encoder
-    private let frame: Frame
-    private let packet: Packet
+    private let packets: PacketEncoder
     private let channels: Int
     private let path: String
     /// The encoder is drained at the end of the track (its last packets say how long they are).
     private let reachesEnd: Bool
-    private var sent: Int64 = 0
-    private var pending = 0
     private var finished = false
 
     fileprivate init(track: AACTrack, input: Range<Int64>, store: AACPacketStore, span: Range<Int64>? = nil) throws(AudioError) {
@@ -263,67 +259,29 @@ public final class AACPartEncoder {
         channels = track.channels
         path = track.path
         reachesEnd = input.upperBound == track.layout.totalFrames
-        encoder = try Encoder(
+        let encoder = try Encoder(
             codec: .aac(bitrate: track.bitrate), sampleRate: track.sampleRate, channels: track.channels, path: track.path, globalHeader: true)
-        frame = try Frame(encoder: encoder, path: track.path)
-        packet = try Packet(path: track.path)
+        packets = try PacketEncoder(encoder: encoder, start: input.lowerBound, path: track.path) { (packet) throws(AudioError) in
+            try store.append(packet)
+        }
     }
 
     /// Encodes the next `frames` interleaved frames of `input`.
     public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
-        guard !finished, sent + Int64(pending) + Int64(frames) <= Int64(input.count) else {
+        guard !finished, packets.fed + Int64(frames) <= Int64(input.count) else {
             throw AudioError(file: path, operation: "AAC encode", reason: "more frames than the part's \(input.count)", kind: .software)
         }
-        try StageClock.shared.time(.encode) { () throws(AudioError) in
-            let size = encoder.frameSize
-            var done = 0
-            while done < frames {
-                if pending == 0 { try LibAV.check(av_frame_make_writable(frame.frame), path: path, "av_frame_make_writable") }
-                let n = min(frames - done, size - pending)
-                for c in 0..<channels {
-                    let plane = UnsafeMutableRawPointer(frame.frame.pointee.extended_data[c]!).assumingMemoryBound(to: Float.self)
-                    for i in 0..<n { plane[pending + i] = samples[(done + i) * channels + c] }
-                }
-                pending += n
-                done += n
-                if pending == size { try send() }
-            }
-        }
+        try StageClock.shared.time(.encode) { () throws(AudioError) in try packets.feed(samples, frames: frames, channels: channels) }
     }
 
     /// After the last frame of `input`: encodes what is left (draining the encoder at the
     /// track's end); the packets are then the part's.
     public func finish() throws(AudioError) {
         guard !finished else { return }
-        guard sent + Int64(pending) == Int64(input.count) else {
-            throw AudioError(file: path, operation: "AAC encode", reason: "got \(sent + Int64(pending)) of \(input.count) frames", kind: .software)
+        guard packets.fed == Int64(input.count) else {
+            throw AudioError(file: path, operation: "AAC encode", reason: "got \(packets.fed) of \(input.count) frames", kind: .software)
         }
         finished = true
-        try StageClock.shared.time(.encode) { () throws(AudioError) in
-            if pending > 0 { try send() }
-            if reachesEnd {
-                try LibAV.check(avcodec_send_frame(encoder.context, nil), path: path, "avcodec_send_frame")
-                try drain()
-            }
-        }
-    }
-
-    private func send() throws(AudioError) {
-        frame.frame.pointee.nb_samples = Int32(pending)
-        frame.frame.pointee.pts = input.lowerBound + sent
-        sent += Int64(pending)
-        pending = 0
-        try LibAV.check(avcodec_send_frame(encoder.context, frame.frame), path: path, "avcodec_send_frame")
-        try drain()
-    }
-
-    private func drain() throws(AudioError) {
-        while true {
-            let status = avcodec_receive_packet(encoder.context, packet.packet)
-            if status == cadence_averror(EAGAIN) || status == cadence_averror_eof() { return }
-            try LibAV.check(status, path: path, "avcodec_receive_packet")
-            try store.append(packet.packet)
-            av_packet_unref(packet.packet)
-        }
+        try StageClock.shared.time(.encode) { () throws(AudioError) in try packets.flush(drain: reachesEnd) }
     }
 }

@@ -64,15 +64,30 @@ final class Encoder {
     }
 }
 
-/// One `AVFrame` with buffers for a packet's worth of planar samples.
-final class Frame {
-    let frame: UnsafeMutablePointer<AVFrame>
+/// An opened encoder fed a packet's worth of planar samples at a time: frames in (copied into
+/// one `AVFrame`), packets out to `output`, which may take the packet's reference over (the
+/// muxer does); what it leaves is released. The one loop of `M4AWriter` and `AACPartEncoder`.
+final class PacketEncoder {
+    let encoder: Encoder
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let path: String
+    private let output: (UnsafeMutablePointer<AVPacket>) throws(AudioError) -> Void
+    /// The timestamp of the first frame, and of the next frame to send.
+    private let start: Int64
+    private var next: Int64
+    /// Frames waiting in `frame` for a whole packet's worth.
+    private var pending = 0
 
-    init(encoder: Encoder, path: String) throws(AudioError) {
-        guard let frame = av_frame_alloc() else {
+    /// Feeds `encoder` frames whose first has timestamp `start` (1/rate).
+    init(
+        encoder: Encoder, start: Int64 = 0, path: String, output: @escaping (UnsafeMutablePointer<AVPacket>) throws(AudioError) -> Void
+    ) throws(AudioError) {
+        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
             throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
         }
-        self.frame = frame
+        (self.encoder, self.frame, self.packet, self.path, self.output) = (encoder, frame, packet, path, output)
+        (self.start, next) = (start, start)
         frame.pointee.nb_samples = Int32(encoder.frameSize)
         frame.pointee.format = encoder.context.pointee.sample_fmt.rawValue
         frame.pointee.sample_rate = encoder.context.pointee.sample_rate
@@ -81,24 +96,64 @@ final class Frame {
     }
 
     deinit {
-        var pointer: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&pointer)
+        var frame: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&frame)
+        var packet: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&packet)
     }
-}
 
-/// One `AVPacket`, reused for every packet the encoder gives.
-final class Packet {
-    let packet: UnsafeMutablePointer<AVPacket>
+    /// Frames taken so far.
+    var fed: Int64 { next - start + Int64(pending) }
 
-    init(path: String) throws(AudioError) {
-        guard let packet = av_packet_alloc() else {
-            throw AudioError(file: path, operation: "av_packet_alloc", reason: "out of memory", kind: .software)
+    /// Copies `frames` frames into the frame's planes, `copy(plane, channel, source frame,
+    /// plane index, count)`, sending each full frame.
+    func feed(frames: Int, channels: Int, copy: (UnsafeMutableRawPointer, Int, Int, Int, Int) -> Void) throws(AudioError) {
+        let size = encoder.frameSize
+        var done = 0
+        while done < frames {
+            if pending == 0 { try LibAV.check(av_frame_make_writable(frame), path: path, "av_frame_make_writable") }
+            let n = min(frames - done, size - pending)
+            for c in 0..<channels { copy(frame.pointee.extended_data[c]!, c, done, pending, n) }
+            pending += n
+            done += n
+            if pending == size { try send() }
         }
-        self.packet = packet
     }
 
-    deinit {
-        var pointer: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&pointer)
+    /// Feeds `frames` interleaved float frames (±1.0 full scale) to an encoder of planar floats.
+    func feed(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) throws(AudioError) {
+        try feed(frames: frames, channels: channels) { plane, channel, from, to, count in
+            let out = plane.assumingMemoryBound(to: Float.self)
+            for i in 0..<count { out[to + i] = samples[(from + i) * channels + channel] }
+        }
+    }
+
+    /// Sends the frames still waiting (a shorter last packet); `drain`: then drains the
+    /// encoder to its end, its last packets saying how long they are (the track's end).
+    func flush(drain: Bool) throws(AudioError) {
+        if pending > 0 { try send() }
+        guard drain else { return }
+        try LibAV.check(avcodec_send_frame(encoder.context, nil), path: path, "avcodec_send_frame")
+        try receive()
+    }
+
+    private func send() throws(AudioError) {
+        frame.pointee.nb_samples = Int32(pending)
+        frame.pointee.pts = next
+        next += Int64(pending)
+        pending = 0
+        try LibAV.check(avcodec_send_frame(encoder.context, frame), path: path, "avcodec_send_frame")
+        try receive()
+    }
+
+    /// Hands every packet the encoder has ready to `output`.
+    private func receive() throws(AudioError) {
+        while true {
+            let status = avcodec_receive_packet(encoder.context, packet)
+            if status == cadence_averror(EAGAIN) || status == cadence_averror_eof() { return }
+            try LibAV.check(status, path: path, "avcodec_receive_packet")
+            try output(packet)
+            av_packet_unref(packet)
+        }
     }
 }

@@ -53,19 +53,13 @@ public final class M4AWriter {
     public let channels: Int
     public let sampleRate: Int
     private let muxer: Muxer
-    private let encoder: Encoder
-    private let frame: Frame
-    private let packet: Packet
-    /// Frames given to the encoder so far (the next frame's timestamp).
-    private var sent: Int64 = 0
-    /// Frames waiting in `frame` for a whole packet's worth.
-    private var pending = 0
+    private let packets: PacketEncoder
     private var finished = false
     /// Packets came from encoders outside the writer (`writeEncoded`); its own encoder took none.
     private var encodedOutside = false
 
     /// The frames of encoder delay before the first input frame (AAC: 1024; ALAC: 0).
-    public var delay: Int { Int(encoder.context.pointee.initial_padding) }
+    public var delay: Int { Int(packets.encoder.context.pointee.initial_padding) }
 
     /// Opens the encoder and writes the header. `metadata`: iTunes tags by libavformat name
     /// (`title`, `album`, `comment`); `chapters` become the QuickTime chapter track.
@@ -91,29 +85,29 @@ public final class M4AWriter {
         if case .alac(let depth) = codec, depth != 16 && depth != 24 {
             throw AudioError(file: path, operation: "open", reason: "Apple Lossless takes 16 or 24 bits, not \(depth)", kind: .data)
         }
-        muxer = try Muxer(fileDescriptor: fileDescriptor, path: path)
-        encoder = try Encoder(codec: codec, sampleRate: sampleRate, channels: channels, path: path, globalHeader: muxer.wantsGlobalHeader)
+        let muxer = try Muxer(fileDescriptor: fileDescriptor, path: path)
+        let encoder = try Encoder(codec: codec, sampleRate: sampleRate, channels: channels, path: path, globalHeader: muxer.wantsGlobalHeader)
         try muxer.addStream(encoder: encoder, sampleRate: sampleRate)
         try muxer.setMetadata(metadata)
         try muxer.setChapters(chapters, sampleRate: sampleRate, totalFrames: totalFrames)
         try muxer.writeHeader(sampleRate: sampleRate)
-        frame = try Frame(encoder: encoder, path: path)
-        packet = try Packet(path: path)
+        let timeBase = encoder.context.pointee.time_base
+        self.muxer = muxer
+        packets = try PacketEncoder(encoder: encoder, path: path) { (packet) throws(AudioError) in try muxer.write(packet, from: timeBase) }
     }
 
     /// Encodes `frames` interleaved float frames (AAC only; ±1.0 is full scale).
     public func write(_ samples: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
         guard case .aac = codec else { throw misuse("float samples go to AAC only") }
-        try feed(frames: frames) { plane, channel, from, to, count in
-            let out = plane.assumingMemoryBound(to: Float.self)
-            for i in 0..<count { out[to + i] = samples[(from + i) * channels + channel] }
-        }
+        guard !finished, !encodedOutside else { throw misuse("the writer is already finished, or muxes packets encoded outside it") }
+        try packets.feed(samples, frames: frames, channels: channels)
     }
 
     /// Encodes `frames` interleaved, right-justified integer frames (ALAC only).
     public func write(_ samples: UnsafeBufferPointer<Int32>, frames: Int) throws(AudioError) {
         guard case .alac(let depth) = codec else { throw misuse("integer samples go to Apple Lossless only") }
-        try feed(frames: frames) { plane, channel, from, to, count in
+        guard !finished else { throw misuse("the writer is already finished") }
+        try packets.feed(frames: frames, channels: channels) { plane, channel, from, to, count in
             if depth == 16 {
                 let out = plane.assumingMemoryBound(to: Int16.self)
                 for i in 0..<count { out[to + i] = Int16(truncatingIfNeeded: samples[(from + i) * channels + channel]) }
@@ -128,7 +122,7 @@ public final class M4AWriter {
     /// Muxes a packet an encoder outside the writer made (`AACTrack`: the same codec and
     /// parameters), its timestamps in 1/rate, in order; the writer's own encoder stays unused.
     func writeEncoded(_ packet: UnsafeMutablePointer<AVPacket>) throws(AudioError) {
-        guard case .aac = codec, !finished, sent == 0, pending == 0 else { throw misuse("encoded packets go to an AAC writer that encodes nothing itself") }
+        guard case .aac = codec, !finished, packets.fed == 0 else { throw misuse("encoded packets go to an AAC writer that encodes nothing itself") }
         encodedOutside = true
         try muxer.write(packet, from: AVRational(num: 1, den: Int32(sampleRate)))
     }
@@ -138,51 +132,8 @@ public final class M4AWriter {
     public func finish() throws(AudioError) {
         guard !finished else { return }
         finished = true
-        if !encodedOutside {
-            if pending > 0 { try sendFrame() }
-            try LibAV.check(avcodec_send_frame(encoder.context, nil), path: path, "avcodec_send_frame")
-            try drain()
-        }
+        if !encodedOutside { try packets.flush(drain: true) }
         try muxer.finish()
-    }
-
-    // MARK: - Feeding the encoder
-
-    /// Copies `frames` frames into the frame's planes, `copy(plane, channel, source frame,
-    /// plane index, count)`, sending each full frame.
-    private func feed(
-        frames: Int, copy: (UnsafeMutableRawPointer, Int, Int, Int, Int) -> Void
-    ) throws(AudioError) {
-        guard !finished else { throw misuse("the writer is already finished") }
-        let size = encoder.frameSize
-        var done = 0
-        while done < frames {
-            if pending == 0 { try LibAV.check(av_frame_make_writable(frame.frame), path: path, "av_frame_make_writable") }
-            let n = min(frames - done, size - pending)
-            for c in 0..<channels { copy(frame.frame.pointee.extended_data[c]!, c, done, pending, n) }
-            pending += n
-            done += n
-            if pending == size { try sendFrame() }
-        }
-    }
-
-    private func sendFrame() throws(AudioError) {
-        frame.frame.pointee.nb_samples = Int32(pending)
-        frame.frame.pointee.pts = sent
-        sent += Int64(pending)
-        pending = 0
-        try LibAV.check(avcodec_send_frame(encoder.context, frame.frame), path: path, "avcodec_send_frame")
-        try drain()
-    }
-
-    /// Moves every packet the encoder has ready into the muxer.
-    private func drain() throws(AudioError) {
-        while true {
-            let status = avcodec_receive_packet(encoder.context, packet.packet)
-            if status == cadence_averror(EAGAIN) || status == cadence_averror_eof() { return }
-            try LibAV.check(status, path: path, "avcodec_receive_packet")
-            try muxer.write(packet.packet, from: encoder.context.pointee.time_base)
-        }
     }
 
     private func misuse(_ why: String) -> AudioError {

@@ -32,7 +32,8 @@ final class TrackEncoder {
         case sndfile(SoundFileWriter, Sample)
         case flac(FLACWriter, Sample)
         case vorbis(OggVorbisWriter)
-        case m4a(M4AWriter, Sample)
+        /// Apple Lossless (AAC is `AACEncodePass`'s, in parts).
+        case alac(M4AWriter, Sample)
     }
     private enum Sample { case int16, int24, float }
 
@@ -70,7 +71,9 @@ final class TrackEncoder {
                 file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
         case (.opus, _): (sfFormat, sample) = (.opus, .float)
         case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
-        case (.ogg, _), (.m4a, _): (sfFormat, sample) = (nil, .float)
+        case (.ogg, _): (sfFormat, sample) = (nil, .float)
+        case (.m4a, _):
+            throw AudioError(file: path, operation: "open", reason: "AAC is encoded in parts (AACEncodePass), not by TrackEncoder", kind: .software)
         case (.alac, .int16): (sfFormat, sample) = (nil, .int16)
         case (.alac, .int24): (sfFormat, sample) = (nil, .int24)
         case (.alac, .float32):
@@ -88,13 +91,10 @@ final class TrackEncoder {
                     bitsPerSample: sample == .int16 ? 16 : 24, totalFrames: totalFrames,
                     comments: metadata.tags + metadata.chapterComments),
                 sample)
-        } else if format == .m4a || format == .alac {
-            backend = .m4a(
+        } else if format == .alac {
+            backend = .alac(
                 try M4AWriter(
-                    fileDescriptor: fd, path: path,
-                    codec: format == .m4a
-                        ? .aac(bitrate: bitrate ?? RecipeLimits.defaultBitrate(format: .m4a, sampleRate: sampleRate, channels: channels) ?? 0)
-                        : .alac(bitDepth: sample == .int16 ? 16 : 24),
+                    fileDescriptor: fd, path: path, codec: .alac(bitDepth: sample == .int16 ? 16 : 24),
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
                     metadata: metadata.m4aTags, chapters: metadata.chapters),
                 sample)
@@ -169,9 +169,7 @@ final class TrackEncoder {
                 quantizer.quantize24(samples, into: out, count: count)
                 try writer.write(UnsafeBufferPointer(out), frames: frames)
             }
-        case .m4a(let writer, .float):
-            try writer.write(samples, frames: frames)
-        case .m4a(let writer, let sample):
+        case .alac(let writer, let sample):
             try rightJustified(samples, count: count, sample) { (ints) throws(AudioError) in try writer.write(ints, frames: frames) }
         case .flac(let writer, let sample):
             try rightJustified(samples, count: count, sample) { (ints) throws(AudioError) in try writer.write(ints, frames: frames) }
@@ -205,7 +203,7 @@ final class TrackEncoder {
         switch backend {
         case .vorbis(let writer): try writer.finish()
         case .flac(let writer, _): try writer.finish()
-        case .m4a(let writer, _): try writer.finish()
+        case .alac(let writer, _): try writer.finish()
         case .sndfile(let writer, _):
             try writer.finish()
             try WAVMarkers.append(markers, fileDescriptor: fileDescriptor, path: path)
