@@ -1,7 +1,6 @@
 import AudioCore
 import AudioIO
 import DSP
-import Dispatch
 import Foundation
 
 /// The encode pass of an AAC M4A: the track in parts on every core, checked as decoded,
@@ -47,7 +46,7 @@ struct AACEncodePass {
         var columns = PeakColumns(count: TrackRenderer.pictureColumns, totalFrames: total)
         var clip: Int64?
         let lock = NSLock()
-        try parallel(layout.count) { (k) throws(AudioError) in
+        try Parallel.run(layout.count, threads: threads) { (k) throws(AudioError) in
             let encoder = try track.partEncoder(k)
             let nominal = layout.boundaries[k]..<layout.boundaries[k + 1]
             let partColumns = PeakColumnsSink(count: TrackRenderer.pictureColumns, totalFrames: total, channels: channels, start: nominal.lowerBound)
@@ -89,27 +88,6 @@ struct AACEncodePass {
     /// Where a mix that feeds frames from `first` on starts: a warm-up before, or frame 0 for a mix that must.
     func warmStart(_ first: Int64) -> Int64 {
         sources.canStartAnywhere ? max(0, first - Int64(Self.warmUpSeconds * Double(sampleRate))) : 0
-    }
-
-    /// Runs `work` for 0..<count, on every core unless `threads` is 1; the first failure is thrown.
-    private func parallel(_ count: Int, _ work: (Int) throws(AudioError) -> Void) throws(AudioError) {
-        var failures = [AudioError?](repeating: nil, count: count)
-        withoutActuallyEscaping(work) { work in
-            failures.withUnsafeMutableBufferPointer { slots in
-                nonisolated(unsafe) let slots = slots
-                let each = { (k: Int) in
-                    do throws(AudioError) { try work(k) } catch { slots[k] = error }
-                }
-                if threads == 1 || count == 1 {
-                    for k in 0..<count { each(k) }
-                } else {
-                    // each iteration owns its part's encoder and failure slot
-                    nonisolated(unsafe) let each = each
-                    DispatchQueue.concurrentPerform(iterations: count) { each($0) }
-                }
-            }
-        }
-        if let failure = failures.compactMap({ $0 }).first { throw failure }
     }
 }
 

@@ -123,9 +123,10 @@ private final class DipSink: Sink {
         let here = position..<(position + Int64(frames))
         position += Int64(frames)
         // most blocks of a patch lie outside every dip: passed on as they are
-        guard dips.contains(where: { ($0.full.lowerBound - ramp)..<($0.full.upperBound + ramp) ~= here }), frames <= Block.frames else {
+        guard dips.contains(where: { (($0.full.lowerBound - ramp)..<($0.full.upperBound + ramp)).overlaps(here) }) else {
             return try sink.consume(block, frames: frames)
         }
+        if scratch.count < frames * channels { scratch = [Float](repeating: 0, count: frames * channels) }
         for f in 0..<frames {
             let gain = Float(Gain.linear(dB: gainDB(at: here.lowerBound + Int64(f))))
             for c in 0..<channels { scratch[f * channels + c] = block[f * channels + c] * gain }
@@ -153,6 +154,3 @@ private final class DipSink: Sink {
         return -depth
     }
 }
-
-/// Whether `range` touches `frames`.
-private func ~= (range: Range<Int64>, frames: Range<Int64>) -> Bool { range.overlaps(frames) }

@@ -1,7 +1,6 @@
 import AudioCore
 import AudioIO
 import DSP
-import Dispatch
 
 /// Pass 1: the mix's integrated loudness and true peak, and what the limiter correction
 /// needs later without another pass: the energy of every 400 ms gating block and a
@@ -49,27 +48,8 @@ struct Measurement {
         let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: canSplit)
         var meters: [SpanMeter] = []
         for span in spans { meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate)) }
-        var failures = [AudioError?](repeating: nil, count: spans.count)
-        withoutActuallyEscaping(feed) { feed in
-            failures.withUnsafeMutableBufferPointer { slots in
-            nonisolated(unsafe) let slots = slots
-            let work = { (k: Int) in
-                do throws(AudioError) {
-                    try feed(spans[k], meters[k])
-                } catch {
-                    slots[k] = error
-                }
-            }
-            if spans.count == 1 || threads == 1 {
-                for k in spans.indices { work(k) }
-            } else {
-                // each iteration owns its span's meter and failure slot
-                nonisolated(unsafe) let work = work
-                DispatchQueue.concurrentPerform(iterations: spans.count) { work($0) }
-            }
-            }
-        }
-        if let failure = failures.compactMap({ $0 }).first { throw failure }
+        // each span owns its meter
+        try Parallel.run(spans.count, threads: threads) { (k) throws(AudioError) in try feed(spans[k], meters[k]) }
         var peak: Float = 0
         for meter in meters { peak = max(peak, meter.finishPeak()) }
         let hops = Int((total + hop - 1) / hop)
