@@ -51,11 +51,10 @@ public final class AtomicOutputFile {
         var attempt = 0
         while true {
             let candidate = Self.stagingName(for: path, attempt: attempt)
-            let named = open(candidate, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if named >= 0 {
+            var named: Int32 = -1
+            if cadence_stage_temp(candidate, -1, &named, &slot) == 0 {
                 fileDescriptor = named
                 namedTemp = candidate
-                slot = cadence_register_temp(candidate)
                 return
             }
             let failure = errno
@@ -85,7 +84,8 @@ public final class AtomicOutputFile {
         var info = stat()
         if lstat(path, &info) == 0 {
             var target = stat()
-            let isFolder = (info.st_mode & S_IFMT) == S_IFDIR
+            let isFolder =
+                (info.st_mode & S_IFMT) == S_IFDIR
                 || ((info.st_mode & S_IFMT) == S_IFLNK && stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFDIR)
             if isFolder { throw refuse("is a directory") }
             let type = info.st_mode & S_IFMT
@@ -172,8 +172,8 @@ public final class AtomicOutputFile {
             var attempt = 0
             while true {
                 let candidate = Self.stagingName(for: path, attempt: attempt)
-                if cadence_link_tmpfile(fileDescriptor, candidate) == 0 {
-                    slot = cadence_register_temp(candidate)
+                var unused: Int32 = -1
+                if cadence_stage_temp(candidate, fileDescriptor, &unused, &slot) == 0 {
                     staged = candidate
                     break
                 }

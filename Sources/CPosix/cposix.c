@@ -25,6 +25,7 @@ int cadence_link_tmpfile(int fd, const char *path) {
     return linkat(AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }
 
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 
@@ -33,7 +34,9 @@ int cadence_link_tmpfile(int fd, const char *path) {
 static char temp_paths[CADENCE_TEMP_SLOTS][CADENCE_TEMP_PATH];
 static volatile sig_atomic_t temp_used[CADENCE_TEMP_SLOTS];
 
-int cadence_register_temp(const char *path) {
+/* remembers a staging name to delete if SIGINT, SIGTERM or SIGHUP ends the process;
+   a slot, or -1 when all are taken */
+static int cadence_register_temp(const char *path) {
     if (strlen(path) >= CADENCE_TEMP_PATH) return -1;
     for (int i = 0; i < CADENCE_TEMP_SLOTS; i++) {
         /* claim the slot (2: being filled, ignored by the handler), fill it, then arm it (1);
@@ -52,12 +55,56 @@ void cadence_unregister_temp(int slot) {
     if (slot >= 0 && slot < CADENCE_TEMP_SLOTS) temp_used[slot] = 0;
 }
 
+/* set by the first handler to run: no new staging name may appear after it */
+static volatile sig_atomic_t dying = 0;
+/* threads inside cadence_stage_temp, between registering a name and creating it */
+static volatile int staging = 0;
+
 static void cleanup_and_reraise(int sig) {
+    dying = 1;
+    __sync_synchronize();
+    /* a thread creating a staging name (signals blocked there, so never this thread) finishes
+       first: then its name is both on disk and registered, and is deleted below */
+    while (__sync_fetch_and_add(&staging, 0) > 0) {
+    }
     for (int i = 0; i < CADENCE_TEMP_SLOTS; i++) {
         if (temp_used[i] == 1) unlink(temp_paths[i]);
     }
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+int cadence_stage_temp(const char *path, int fd, int *created_fd, int *slot) {
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    __sync_fetch_and_add(&staging, 1);
+    int result = -1;
+    *slot = -1;
+    if (dying) {
+        errno = EINTR;
+    } else {
+        /* registered before it exists: a handler deleting a name not made yet is harmless */
+        *slot = cadence_register_temp(path);
+        if (fd >= 0) {
+            result = cadence_link_tmpfile(fd, path);
+        } else {
+            *created_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            result = *created_fd >= 0 ? 0 : -1;
+        }
+        if (result != 0) {
+            int failure = errno;
+            cadence_unregister_temp(*slot);
+            *slot = -1;
+            errno = failure;
+        }
+    }
+    __sync_fetch_and_sub(&staging, 1);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return result;
 }
 
 void cadence_install_cleanup_handlers(void) {

@@ -113,6 +113,41 @@ struct InterruptTests {
         try verifyOutput(dist, of: catalog)
     }
 
+    /// SIGTERM at moments spread over a catalog render that replaces every file of an earlier one,
+    /// so each commit goes through a staging name (`AtomicOutputFile`): with `O_TMPFILE` the name
+    /// lives between a link and a rename, without it for the whole write. The signal can land
+    /// while a worker creates one, or while another thread runs the handler; none may be left.
+    @Test("SIGTERM at any moment of a catalog render leaves no staging file, with and without O_TMPFILE", arguments: [false, true])
+    func sigtermLeavesNoStagingFile(namedTemps: Bool) throws {
+        let tracks = (1...12).map { index in
+            TrackSpec(
+                path: "short/t\(index).yml", id: "t\(index)", writesID: true, title: "T\(index)", category: "Short", premium: false,
+                sortOrder: index, duration: "2", phase: "0.5", bed: .synth("drone 110 Hz"), sampleRate: 16000, channels: 1, format: "flac",
+                inhaleHz: 400 + 10 * index)
+        }
+        let catalog = try TestCatalog(tracks, label: "cat-term")
+        let dist = catalog.folder.file("dist")
+        let environment = namedTemps ? ["CADENCE_NO_O_TMPFILE": "1"] : [:]
+        let first = try runRender([catalog.recipes, "-o", dist, "-j", "2", "-q"], in: catalog.root, environment: environment)
+        try #require(first.status == 0, "\(first)")
+        let whole = first.seconds
+        var interrupted = 0
+        for round in 0..<24 {
+            // every file exists, so every commit replaces one; a cue sheet rewritten forces the re-render
+            for track in tracks { unlink(dist + "/" + track.cuesName) }
+            unlink(dist + "/catalog.json")
+            let running = try startRender([catalog.recipes, "-o", dist, "-j", "2", "-q"], in: catalog.root, environment: environment)
+            usleep(useconds_t(whole * Double(round + 1) / 25 * 1_000_000))
+            let wasRunning = running.isRunning
+            kill(running.pid, SIGTERM)
+            let result = try running.wait()
+            if wasRunning && result.signaled { interrupted += 1 }
+            let hidden = try filesUnder(dist).filter { $0.hasPrefix(".") }
+            #expect(hidden.isEmpty, "round \(round), SIGTERM after \(round + 1)/25 of a render: \(hidden) left (\(result))")
+        }
+        #expect(interrupted >= 12, "only \(interrupted) of 24 signals reached a running render: the moments missed it")
+    }
+
     @Test("a finished track's progress line is written at once, not when the render ends")
     func progressAppearsAtOnce() throws {
         // two long mono drones: the second is still rendering when the first is done

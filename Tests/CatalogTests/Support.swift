@@ -407,8 +407,8 @@ func runRender(_ arguments: [String], in directory: String? = nil, environment: 
 }
 
 /// Starts the built `render` binary in the background.
-func startRender(_ arguments: [String], in directory: String? = nil) throws -> Running {
-    try Running(try renderPath(), arguments, in: directory)
+func startRender(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Running {
+    try Running(try renderPath(), arguments, in: directory, environment: environment)
 }
 
 /// The 1-based line of the first line of `text` containing `needle`, and the 1-based column where it starts.

@@ -21,9 +21,13 @@ int cadence_link_tmpfile(int fd, const char *path);
 /// SYNC_FILE_RANGE_WRITE), so that the fsync before the rename has little left to do.
 int cadence_start_writeback(int fd);
 
-/// Remembers a named temporary file to delete if SIGINT, SIGTERM or SIGHUP ends the process
-/// (only needed where O_TMPFILE is unavailable). Returns a slot, or -1 when all are taken.
-int cadence_register_temp(const char *path);
+/// Creates the staging name `path` and registers it for the handlers, as one step no signal
+/// can split: with `fd` >= 0 it links that unnamed file there, otherwise it creates the file
+/// (O_CREAT | O_EXCL) and sets `*created_fd`. The name is registered before it exists, the step
+/// runs with SIGINT, SIGTERM and SIGHUP blocked in this thread, and a handler running on another
+/// thread waits for it to end; once a handler has run it fails with EINTR. So a signal finds every
+/// staging name registered. Returns 0 and sets `*slot` (-1 when all slots are taken), or -1 with errno.
+int cadence_stage_temp(const char *path, int fd, int *created_fd, int *slot);
 /// Forgets a slot (after the file was renamed into place or deleted).
 void cadence_unregister_temp(int slot);
 /// Installs the handlers that delete registered files and then re-raise the signal.
