@@ -51,6 +51,48 @@ public final class LoudnessMeter {
         return value
     }
 
+    /// The loudness of the last `milliseconds` (at most 400), ungated: the K-weighted, channel-weighted
+    /// mean square over that window in LUFS (`ebur128_loudness_window`); -inf for silence. Frames
+    /// before the first added count as silence.
+    public func windowLoudness(milliseconds: Int) throws(AudioError) -> Double {
+        precondition((1...400).contains(milliseconds), "the window must be 1 to 400 ms")
+        var value = -Double.infinity
+        let error = ebur128_loudness_window(state, UInt(milliseconds), &value)
+        guard error == Int32(EBUR128_SUCCESS.rawValue) else {
+            throw AudioError(file: "loudness", operation: "ebur128_loudness_window", reason: "error \(error)", kind: .software)
+        }
+        return value
+    }
+
+    /// The K-weighted mean-square loudness of a whole clip, ungated, in LUFS: the energies of its
+    /// 400 ms windows (and the shorter last one) averaged by length; -inf for silence. For a clip
+    /// shorter than 400 ms this is recipe-v1.1's rule for levelling it, and for any span it is the
+    /// level `duck: wcag` compares.
+    public static func meanSquareLoudness(
+        of samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int, sampleRate: Int
+    ) throws(AudioError) -> Double {
+        let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        let window = max(1, sampleRate * 400 / 1000)
+        var energy = 0.0
+        var counted = 0
+        var done = 0
+        while done < frames {
+            let n = min(window, frames - done)
+            try meter.add(UnsafeBufferPointer(rebasing: samples[(done * channels)..<((done + n) * channels)]), frames: n)
+            // libebur128 reads a window of floor(rate × ms / 1000) frames: whole milliseconds of this chunk
+            let milliseconds = n * 1000 / sampleRate
+            if milliseconds >= 1 {
+                let loudness = try meter.windowLoudness(milliseconds: min(400, milliseconds))
+                let measured = sampleRate * milliseconds / 1000
+                if loudness.isFinite { energy += pow(10, (loudness + 0.691) / 10) * Double(measured) }
+                counted += measured
+            }
+            done += n
+        }
+        guard counted > 0, energy > 0 else { return -.infinity }
+        return -0.691 + 10 * log10(energy / Double(counted))
+    }
+
     /// The mean-square energy (channel-weighted, K-weighted) of the last 400 ms, as BS.1770
     /// defines a gating block's: `10^((momentary + 0.691) / 10)` of `ebur128_loudness_momentary`.
     /// Read right after a 100 ms hop, it is the energy of the gating block ending there.

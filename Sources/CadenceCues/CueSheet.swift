@@ -6,7 +6,10 @@
 /// enums of CueSheetKeys.swift (`CueSheet.Key`, `Audio.Key`, …), where each key is named once.
 public struct CueSheet: Sendable, Equatable {
     public var format: String = "session-cues"
+    /// The major version (1).
     public var version: Int = 1
+    /// The minor version: 0 for a cues-v1 sheet (written `1`), 1 for one with cues-v1.1 keys (written `1.1`).
+    public var minorVersion: Int = 0
     public var id: String
     public var title: String
     public var category: String?
@@ -15,10 +18,12 @@ public struct CueSheet: Sendable, Equatable {
     public var sections: [Section]
     public var phases: [Phase]
     public var cues: [Cue]
+    /// The voice prompts in frame order (cues-v1.1); nil in a sheet without the key.
+    public var voice: [VoicePrompt]?
 
     public init(
         id: String, title: String, category: String?, audio: Audio, pattern: PatternInfo,
-        sections: [Section], phases: [Phase], cues: [Cue]
+        sections: [Section], phases: [Phase], cues: [Cue], voice: [VoicePrompt]? = nil
     ) {
         self.id = id
         self.title = title
@@ -28,6 +33,8 @@ public struct CueSheet: Sendable, Equatable {
         self.sections = sections
         self.phases = phases
         self.cues = cues
+        self.voice = voice
+        self.minorVersion = voice == nil ? 0 : 1
     }
 
     public struct Audio: Sendable, Equatable {
@@ -96,12 +103,18 @@ public struct CueSheet: Sendable, Equatable {
     public struct Section: Sendable, Equatable {
         /// `intro`, `practice` or `outro` (see `SectionKind`).
         public var kind: String
+        /// cues-v1.1, on practice sections: the program segment, from 0 (nil in a v1 sheet).
+        public var segment: Int?
+        /// cues-v1.1, on practice sections: the segment's name.
+        public var name: String?
         public var startFrame: Int64
         public var endFrame: Int64
         public var start: Double
         public var end: Double
-        public init(kind: String, startFrame: Int64, endFrame: Int64, sampleRate: Int) {
+        public init(kind: String, segment: Int? = nil, name: String? = nil, startFrame: Int64, endFrame: Int64, sampleRate: Int) {
             self.kind = kind
+            self.segment = segment
+            self.name = name
             self.startFrame = startFrame
             self.endFrame = endFrame
             self.start = Double(startFrame) / Double(sampleRate)
@@ -111,18 +124,27 @@ public struct CueSheet: Sendable, Equatable {
 
     public struct Phase: Sendable, Equatable {
         public var index: Int
+        /// cues-v1.1: the program segment it belongs to, from 0 (nil in a v1 sheet).
+        public var segment: Int?
         public var cycle: Int
         public var kind: String
         public var label: String
+        /// cues-v1.1: the phase's own exact length in seconds (nil in a v1 sheet).
+        public var length: DecimalText?
         public var startFrame: Int64
         public var endFrame: Int64
         public var start: Double
         public var end: Double
-        public init(index: Int, cycle: Int, kind: String, label: String, startFrame: Int64, endFrame: Int64, sampleRate: Int) {
+        public init(
+            index: Int, segment: Int? = nil, cycle: Int, kind: String, label: String, length: DecimalText? = nil, startFrame: Int64,
+            endFrame: Int64, sampleRate: Int
+        ) {
             self.index = index
+            self.segment = segment
             self.cycle = cycle
             self.kind = kind
             self.label = label
+            self.length = length
             self.startFrame = startFrame
             self.endFrame = endFrame
             self.start = Double(startFrame) / Double(sampleRate)
@@ -143,5 +165,43 @@ public struct CueSheet: Sendable, Equatable {
             self.lengthFrames = lengthFrames
             self.time = Double(frame) / Double(sampleRate)
         }
+    }
+
+    /// A voice prompt (cues-v1.1): what it says, its clip, and the frames it sounds on.
+    public struct VoicePrompt: Sendable, Equatable {
+        /// Its position in `voice`, counting from 0 in frame order.
+        public var index: Int
+        /// What it says; nil for a clip given without words.
+        public var text: String?
+        /// The clip's path in the assets folder; nil for a draft (spoken by the draft voice).
+        public var file: String?
+        public var draft: Bool
+        /// The phase it is placed on (prompts placed with `on:`), nil otherwise.
+        public var phase: Int?
+        /// Its first frame.
+        public var frame: Int64
+        /// How many frames it sounds.
+        public var lengthFrames: Int64
+        public var time: Double
+        /// How far the bed is lowered under it, in dB.
+        public var duckDB: Double
+
+        public init(
+            index: Int, text: String?, file: String?, draft: Bool, phase: Int?, frame: Int64, lengthFrames: Int64, duckDB: Double,
+            sampleRate: Int
+        ) {
+            self.index = index
+            self.text = text
+            self.file = file
+            self.draft = draft
+            self.phase = phase
+            self.frame = frame
+            self.lengthFrames = lengthFrames
+            self.time = Double(frame) / Double(sampleRate)
+            self.duckDB = duckDB
+        }
+
+        /// The first frame after it: `frame + length_frames`.
+        public var endFrame: Int64 { frame + lengthFrames }
     }
 }

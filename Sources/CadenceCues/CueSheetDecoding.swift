@@ -27,7 +27,8 @@ extension CueSheet {
         let root = try JSONObjectReader(try JSONParser.parse([UInt8](data)), path: "")
         let format = try root.string(Key.format)
         guard format == formatName else { throw .notACueSheet(format: format) }
-        let sheet = try CueSheet(reading: root, version: try majorVersion(root))
+        var sheet = try CueSheet(reading: root, version: try majorVersion(root))
+        sheet.minorVersion = Self.minorVersion(written: try root.majorVersion(Key.version).written)
         try sheet.validate()
         return sheet
     }
@@ -44,6 +45,13 @@ extension CueSheet {
         return supportedVersion
     }
 
+    /// The minor version of a version number as written: `1` and `1.0` are 0, `1.1` is 1.
+    private static func minorVersion(written: String) -> Int {
+        guard let dot = written.firstIndex(of: ".") else { return 0 }
+        let digits = written[written.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+        return Int(digits.prefix(9)) ?? 0
+    }
+
     // Each stored property is read by its key (CueSheetKeys.swift), in the keys' order, so the first
     // problem reported is the first in the order the keys are written.
 
@@ -58,6 +66,7 @@ extension CueSheet {
         self.sections = try root.objects(Key.sections).map(Section.init(reading:))
         self.phases = try root.objects(Key.phases).map(Phase.init(reading:))
         self.cues = try root.objects(Key.cues).map(Cue.init(reading:))
+        self.voice = try root.optionalObjects(Key.voice)?.map(VoicePrompt.init(reading:))
     }
 }
 
@@ -93,6 +102,8 @@ extension CueSheet.PatternPhase {
 extension CueSheet.Section {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
         self.kind = try o.string(Key.kind)
+        self.segment = try o.optionalInt(Key.segment)
+        self.name = try o.optionalString(Key.name)
         self.startFrame = try o.int64(Key.startFrame)
         self.endFrame = try o.int64(Key.endFrame)
         self.start = try o.double(Key.start)
@@ -103,9 +114,11 @@ extension CueSheet.Section {
 extension CueSheet.Phase {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
         self.index = try o.int(Key.index)
+        self.segment = try o.optionalInt(Key.segment)
         self.cycle = try o.int(Key.cycle)
         self.kind = try o.string(Key.kind)
         self.label = try o.string(Key.label)
+        self.length = try o.optionalDecimal(Key.length)
         self.startFrame = try o.int64(Key.startFrame)
         self.endFrame = try o.int64(Key.endFrame)
         self.start = try o.double(Key.start)
@@ -120,5 +133,19 @@ extension CueSheet.Cue {
         self.frame = try o.int64(Key.frame)
         self.lengthFrames = try o.int64(Key.lengthFrames)
         self.time = try o.double(Key.time)
+    }
+}
+
+extension CueSheet.VoicePrompt {
+    fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
+        self.index = try o.int(Key.index)
+        self.text = try o.optionalString(Key.text)
+        self.file = try o.optionalString(Key.file)
+        self.draft = try o.bool(Key.draft)
+        self.phase = try o.optionalInt(Key.phase)
+        self.frame = try o.int64(Key.frame)
+        self.lengthFrames = try o.int64(Key.lengthFrames)
+        self.time = try o.double(Key.time)
+        self.duckDB = try o.double(Key.duckDB)
     }
 }

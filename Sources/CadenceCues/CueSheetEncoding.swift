@@ -9,7 +9,7 @@ extension CueSheet {
             let name = key.rawValue
             switch key {
             case .format: j.field(name, format)
-            case .version: j.field(name, version)
+            case .version: j.raw(name, minorVersion == 0 ? String(version) : "\(version).\(minorVersion)")
             case .id: j.field(name, id)
             case .title: j.field(name, title)
             case .category: j.field(name, category)
@@ -30,6 +30,7 @@ extension CueSheet {
             case .sections: j.rows(name, sections)
             case .phases: j.rows(name, phases)
             case .cues: j.rows(name, cues)
+            case .voice: if let voice { j.rows(name, voice) }
             }
         }
         j.close()
@@ -40,14 +41,15 @@ extension CueSheet {
 /// An object of the sheet written on one line: its keys in order, each with its value's JSON text.
 protocol JSONRow {
     associatedtype Key: RawRepresentable<String>, CaseIterable
-    func jsonValue(_ key: Key) -> String
+    /// nil: the key is left out (a cues-v1.1 key a v1 sheet does not have).
+    func jsonValue(_ key: Key) -> String?
 }
 
 extension JSONText {
     /// An array of rows, one object per line.
     fileprivate mutating func rows<Row: JSONRow>(_ name: String, _ rows: [Row]) {
         open(name, array: true)
-        for row in rows { inlineObject(Row.Key.allCases.map { ($0.rawValue, row.jsonValue($0)) }) }
+        for row in rows { inlineObject(Row.Key.allCases.compactMap { key in row.jsonValue(key).map { (key.rawValue, $0) } }) }
         close(array: true)
     }
 }
@@ -69,7 +71,7 @@ extension CueSheet.Audio {
 }
 
 extension CueSheet.PatternPhase: JSONRow {
-    func jsonValue(_ key: Key) -> String {
+    func jsonValue(_ key: Key) -> String? {
         switch key {
         case .kind: JSONText.string(kind)
         case .label: JSONText.string(label)
@@ -79,9 +81,11 @@ extension CueSheet.PatternPhase: JSONRow {
 }
 
 extension CueSheet.Section: JSONRow {
-    func jsonValue(_ key: Key) -> String {
+    func jsonValue(_ key: Key) -> String? {
         switch key {
         case .kind: JSONText.string(kind)
+        case .segment: segment.map(String.init)
+        case .name: name.map(JSONText.string)
         case .startFrame: String(startFrame)
         case .endFrame: String(endFrame)
         case .start: JSONText.number(start)
@@ -91,12 +95,14 @@ extension CueSheet.Section: JSONRow {
 }
 
 extension CueSheet.Phase: JSONRow {
-    func jsonValue(_ key: Key) -> String {
+    func jsonValue(_ key: Key) -> String? {
         switch key {
         case .index: String(index)
+        case .segment: segment.map(String.init)
         case .cycle: String(cycle)
         case .kind: JSONText.string(kind)
         case .label: JSONText.string(label)
+        case .length: length?.jsonNumber
         case .startFrame: String(startFrame)
         case .endFrame: String(endFrame)
         case .start: JSONText.number(start)
@@ -106,13 +112,29 @@ extension CueSheet.Phase: JSONRow {
 }
 
 extension CueSheet.Cue: JSONRow {
-    func jsonValue(_ key: Key) -> String {
+    func jsonValue(_ key: Key) -> String? {
         switch key {
         case .name: JSONText.string(name)
         case .phase: String(phase)
         case .frame: String(frame)
         case .lengthFrames: String(lengthFrames)
         case .time: JSONText.number(time)
+        }
+    }
+}
+
+extension CueSheet.VoicePrompt: JSONRow {
+    func jsonValue(_ key: Key) -> String? {
+        switch key {
+        case .index: String(index)
+        case .text: text.map(JSONText.string) ?? "null"
+        case .file: file.map(JSONText.string) ?? "null"
+        case .draft: draft ? "true" : "false"
+        case .phase: phase.map(String.init)
+        case .frame: String(frame)
+        case .lengthFrames: String(lengthFrames)
+        case .time: JSONText.number(time)
+        case .duckDB: JSONText.number(duckDB)
         }
     }
 }

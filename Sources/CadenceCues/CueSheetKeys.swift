@@ -9,6 +9,8 @@ extension CueSheet {
     /// The keys of the document.
     public enum Key: String, CaseIterable, Sendable {
         case format, version, id, title, category, audio, pattern, sections, phases, cues
+        /// cues-v1.1: the voice prompts (absent from a sheet without any).
+        case voice
     }
 }
 
@@ -41,6 +43,8 @@ extension CueSheet.Section {
     /// The keys of one of `sections`.
     public enum Key: String, CaseIterable, Sendable {
         case kind
+        /// cues-v1.1, practice sections only: the program segment (from 0) and its name.
+        case segment, name
         case startFrame = "start_frame"
         case endFrame = "end_frame"
         case start, end
@@ -50,7 +54,8 @@ extension CueSheet.Section {
 extension CueSheet.Phase {
     /// The keys of one of `phases`.
     public enum Key: String, CaseIterable, Sendable {
-        case index, cycle, kind, label
+        /// `segment` (cues-v1.1) comes after `index`, and the phase's own `length` after `label`.
+        case index, segment, cycle, kind, label, length
         case startFrame = "start_frame"
         case endFrame = "end_frame"
         case start, end
@@ -66,7 +71,18 @@ extension CueSheet.Cue {
     }
 }
 
+extension CueSheet.VoicePrompt {
+    /// The keys of one of `voice` (cues-v1.1); `phase` only for prompts placed on a phase.
+    public enum Key: String, CaseIterable, Sendable {
+        case index, text, file, draft, phase, frame
+        case lengthFrames = "length_frames"
+        case time
+        case duckDB = "duck_db"
+    }
+}
+
 extension CueSheet.Key: JSONKey {}
+extension CueSheet.VoicePrompt.Key: JSONKey {}
 extension CueSheet.Audio.Key: JSONKey {}
 extension CueSheet.PatternInfo.Key: JSONKey {}
 extension CueSheet.PatternPhase.Key: JSONKey {}

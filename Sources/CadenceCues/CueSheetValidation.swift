@@ -19,6 +19,7 @@ extension CueSheet {
         let practice = try validateSections()
         try validatePhases(practice: practice)
         try validateCues()
+        try validateVoice()
     }
 
     private func validateAudio() throws(CueSheetError) {
@@ -132,6 +133,36 @@ extension CueSheet {
                 throw .invalidValue(path: Self.path(path, Cue.Key.lengthFrames), reason: "must not be negative, found \(c.lengthFrames)")
             }
             try checkTime(c.time, gives: c.frame, path: Self.path(path, Cue.Key.time))
+        }
+    }
+
+    /// cues-v1.1's `voice`: in frame order, `index` the position, each inside the file and not
+    /// overlapping the one before, `phase` a phase index, `duck_db` finite and not negative.
+    private func validateVoice() throws(CueSheetError) {
+        guard let voice else { return }
+        for (i, v) in voice.enumerated() {
+            let path = Self.path(.voice, i)
+            guard v.index == i else {
+                throw .invalidValue(path: Self.path(path, VoicePrompt.Key.index), reason: "is \(v.index), but the prompt is number \(i) in voice")
+            }
+            guard v.lengthFrames > 0 else {
+                throw .invalidValue(path: Self.path(path, VoicePrompt.Key.lengthFrames), reason: "must be above 0, found \(v.lengthFrames)")
+            }
+            guard v.frame >= 0, v.endFrame <= audio.frames else {
+                throw .outOfRange(path: path, reason: "frames \(v.frame)…\(v.endFrame) are outside the file (frames 0…\(audio.frames))")
+            }
+            if let phase = v.phase, !phases.indices.contains(phase) {
+                throw .outOfRange(path: Self.path(path, VoicePrompt.Key.phase), reason: "is \(phase), not a phase index")
+            }
+            guard v.duckDB.isFinite, v.duckDB >= 0 else {
+                throw .invalidValue(path: Self.path(path, VoicePrompt.Key.duckDB), reason: "must be a finite number ≥ 0, found \(v.duckDB)")
+            }
+            try checkTime(v.time, gives: v.frame, path: Self.path(path, VoicePrompt.Key.time))
+            if i > 0, v.frame < voice[i - 1].endFrame {
+                throw .invalidValue(
+                    path: Self.path(path, VoicePrompt.Key.frame),
+                    reason: "\(v.frame) is before the end of voice[\(i - 1)] (frame \(voice[i - 1].endFrame)): prompts are in frame order and do not overlap")
+            }
         }
     }
 

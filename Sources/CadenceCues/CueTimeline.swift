@@ -66,6 +66,24 @@ public struct CueTimeline: Sendable {
         return candidate
     }
 
+    /// The voice prompt sounding at `frame` (cues-v1.1): the one with `frame ≤ f < frame + length_frames`,
+    /// or nil between prompts and in a sheet without voice. Binary search over the prompts, which
+    /// are in frame order and never overlap: O(log n). For on-screen captions.
+    public func prompt(atFrame frame: Int64) -> CueSheet.VoicePrompt? {
+        guard let voice = sheet.voice else { return nil }
+        var low = 0
+        var high = voice.count
+        while low < high {
+            let mid = low + (high - low) / 2
+            if voice[mid].frame <= frame { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0, frame < voice[low - 1].endFrame else { return nil }
+        return voice[low - 1]
+    }
+
+    /// The voice prompt sounding at a playback time: `prompt(atFrame: frame(atTime: seconds))`.
+    public func prompt(atTime seconds: Double) -> CueSheet.VoicePrompt? { prompt(atFrame: frame(atTime: seconds)) }
+
     /// Where a playback time falls: `position(atFrame: frame(atTime: seconds))`.
     public func position(atTime seconds: Double) -> CuePosition {
         position(atFrame: frame(atTime: seconds))

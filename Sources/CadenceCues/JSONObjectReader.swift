@@ -108,6 +108,22 @@ package struct JSONObjectReader {
         return readers
     }
 
+    /// An array of objects, or nil when the key is absent or `null`.
+    package func optionalObjects(_ key: some JSONKey) throws(CueSheetError) -> [JSONObjectReader]? {
+        switch members[key.jsonName] {
+        case nil, .null?: return nil
+        default: return try objects(key)
+        }
+    }
+
+    /// An exact decimal number, or nil when the key is absent or `null`.
+    func optionalDecimal(_ key: some JSONKey) throws(CueSheetError) -> DecimalText? {
+        switch members[key.jsonName] {
+        case nil, .null?: return nil
+        default: return try decimal(key)
+        }
+    }
+
     /// `true` or `false`.
     package func bool(_ key: some JSONKey) throws(CueSheetError) -> Bool {
         let value = try required(key)

@@ -55,7 +55,7 @@ package enum DiagnosticText {
     package static func quoted(_ text: String) -> String { "'" + clip(text) + "'" }
 
     /// A number without a needless `.0`: `528`, `5.5`, `-14`.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
     }

@@ -27,6 +27,8 @@ public struct Recipe: Sendable {
     /// What sounds when a phase of a kind starts, plus `start` and `end`.
     /// Kinds absent here are silent; `none` is stored as absent.
     public var cues: [String: CueSound]
+    /// Spoken prompts and how the bed ducks under them (recipe-v1.1); nil: no voice.
+    public var voice: Voice?
 
     public var output: OutputSettings
 
@@ -39,7 +41,7 @@ public struct Recipe: Sendable {
         file: String, id: String, title: String, category: String? = nil, premium: Bool = false,
         sortOrder: Int? = nil, delivery: Delivery = .bundled, length: Length, endOn: EndOn = .cycle, pattern: Pattern,
         intro: ExactSeconds = .zero, outro: ExactSeconds = .zero, bed: Bed? = nil,
-        cues: [String: CueSound], output: OutputSettings = OutputSettings(),
+        cues: [String: CueSound], voice: Voice? = nil, output: OutputSettings = OutputSettings(),
         locations: [String: SourceLocation] = [:]
     ) {
         self.file = file
@@ -56,6 +58,7 @@ public struct Recipe: Sendable {
         self.outro = outro
         self.bed = bed
         self.cues = cues
+        self.voice = voice
         self.output = output
         self.locations = locations
     }

@@ -5,7 +5,7 @@ enum RecipeDecoder {
     /// The keys a recipe may hold at the top level, in the order messages list them.
     static let topKeys = [
         "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "end_on", "pattern", "intro", "outro",
-        "bed", "cues", "output",
+        "bed", "cues", "voice", "output",
     ]
 
     /// Decodes `document`; the failure holds every diagnostic, sorted by position.
@@ -100,14 +100,17 @@ extension DecodeContext {
             cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
         }
 
+        let voice = top["voice"].map { self.voice($0, pattern: pattern) }
+
         if let length, let pattern {
             checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed)
         }
         guard let id, let title, let pattern, let length, let cues else { return nil }
+        if case .some(.none) = voice { return nil }
         return Recipe(
             file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
             delivery: delivery, length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
-            output: output, locations: locations)
+            voice: voice ?? nil, output: output, locations: locations)
     }
 
     /// `duration` or `cycles`: exactly one.

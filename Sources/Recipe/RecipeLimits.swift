@@ -60,6 +60,22 @@ public enum RecipeLimits {
     /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
     public static let maxHarmonics = 16
 
+    // MARK: - Voice
+
+    /// The most entries of `voice.prompts`: 1,000 (`DecodeContext.voice`).
+    public static let maxPromptEntries = 1000
+    /// The most prompts one track places, every `on:` prompt counted once per phase it lands on:
+    /// 10,000 (`Timeline`). Each is a cue sheet entry, a caption and a duck of the bed; a prompt on
+    /// every inhale of an 8-hour track of 4 s breaths is 7,200.
+    public static let maxPromptsPerTrack = 10_000
+    /// The longest prompt `text`: 1,024 bytes of UTF-8 (a few sentences), with no control
+    /// characters (`DecodeContext.voice`); it is written into the cue sheet and the captions.
+    public static let maxPromptTextBytes = 1024
+    /// The longest prompt clip: 60 s, like a cue file (checked when the renderer decodes it).
+    public static let maxPromptSeconds = 60
+    /// `voice.attack` and `voice.release`: at most 5 s.
+    public static let maxDuckRamp = ExactSeconds(seconds: 5)
+
     // MARK: - Output
 
     /// Accepted `output.sample_rate` values, in Hz: 8,000 to 384,000.

@@ -147,6 +147,62 @@ public enum Units {
         return .success(DecimalNumeral.integer(whole) * unit + fractionPart / scale)
     }
 
+    // MARK: - Prompt times
+
+    /// The anchor words of a prompt's `at:`, as messages list them.
+    public static let promptAnchors = ["intro", "practice", "outro", "segment N", "end"]
+
+    /// A prompt's `at:` (recipe-v1.1 § Voice prompts), exactly: a time from the file's start
+    /// (`3s`, `1:30`), or an anchor (`intro`, `practice`, `outro`, `segment N`, `end`) with an
+    /// optional offset (`practice - 2s`, `end - 20s`, `segment 2 + 5s`). Anchor words are
+    /// case-insensitive; N counts from 1.
+    public static func promptTime(_ text: String) -> Result<PromptTime, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        guard let first = bytes.first, isLetter(first) else {
+            if bytes.first == UInt8(ascii: "-") {
+                return .failure(UnitError("negative; a time before an anchor is written 'practice - 2s'"))
+            }
+            return duration(text).map { PromptTime(anchor: .start, offset: $0) }
+        }
+        var index = 0
+        while index < bytes.count, isLetter(bytes[index]) { index += 1 }
+        let word = String(decoding: bytes[..<index], as: UTF8.self).lowercased()
+        let anchor: PromptTime.Anchor
+        switch word {
+        case "intro": anchor = .intro
+        case "practice": anchor = .practice
+        case "outro": anchor = .outro
+        case "end": anchor = .end
+        case "segment":
+            skipSpaces(bytes, &index)
+            let digits = index
+            while index < bytes.count, DecimalNumeral.isDigit(bytes[index]) { index += 1 }
+            guard index > digits, index - digits <= 6, let number = Int(String(decoding: bytes[digits..<index], as: UTF8.self)), number >= 1
+            else { return .failure(UnitError("'segment' needs its number from 1, like 'segment 2'")) }
+            anchor = .segment(number)
+        default:
+            let words = ["intro", "practice", "outro", "segment", "end"]
+            let hint = Suggestions.closest(to: word, in: words).map { "; did you mean '\($0)'?" } ?? ""
+            return .failure(
+                UnitError(
+                    "unknown anchor '\(DiagnosticText.clip(word))' (use \(promptAnchors.joined(separator: ", ")), or a time from the file's start\(hint))"
+                ))
+        }
+        skipSpaces(bytes, &index)
+        guard index < bytes.count else { return .success(PromptTime(anchor: anchor, offset: .zero)) }
+        let sign = bytes[index]
+        guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") else {
+            return .failure(UnitError("expected '+' or '-' and a time after '\(word)', like '\(word) + 5s'"))
+        }
+        let rest = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+        guard !trimmed(rest).isEmpty else { return .failure(UnitError("expected a time after '\(Character(Unicode.Scalar(sign)))'")) }
+        if trimmed(rest).first == UInt8(ascii: "-") || trimmed(rest).first == UInt8(ascii: "+") {
+            return .failure(UnitError("one sign only, like '\(word) - 2s'"))
+        }
+        return duration(rest).map { PromptTime(anchor: anchor, offset: sign == UInt8(ascii: "-") ? .zero - $0 : $0) }
+    }
+
     // MARK: - Levels and frequencies
 
     /// A gain in dB: `-14 dB`, `-14dB`, `0 dB`, or a bare number; from -120 to +24 dB.
@@ -168,6 +224,22 @@ public enum Units {
         if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "off" { return .success(nil) }
         return quantity(text, units: [("lufs", 0), ("lkfs", 0)], unitHelp: "LUFS").flatMap { value in
             loudnessRange.contains(value) ? .success(value) : .failure(UnitError("outside -70 … -5 LUFS"))
+        }
+    }
+
+    /// `voice.level`: the loudness every prompt clip is gained to, from -40 to -10 LUFS; `off` is nil.
+    public static func voiceLevel(_ text: String) -> Result<Double?, UnitError> {
+        loudness(text).flatMap { value in
+            guard let value else { return .success(nil) }
+            return (-40 ... -10).contains(value) ? .success(value) : .failure(UnitError("outside -40 … -10 LUFS"))
+        }
+    }
+
+    /// `voice.duck`: how far the bed drops under a prompt, from 0 to 40 dB, or `wcag`.
+    public static func duckDepth(_ text: String) -> Result<Voice.Duck, UnitError> {
+        if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "wcag" { return .success(.wcag) }
+        return quantity(text, units: [("db", 0)], unitHelp: "dB").flatMap { value in
+            (0...40).contains(value) ? .success(.depth(value)) : .failure(UnitError("outside 0 … 40 dB"))
         }
     }
 

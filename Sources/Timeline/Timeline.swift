@@ -21,6 +21,8 @@ public struct Timeline: Sendable {
     public let cues: [CueEvent]
     /// Whole cycles held, and phases of a last partial cycle (`end_on: phase`).
     public let wholeCycles: Int
+    /// Every voice prompt, in frame order (recipe-v1.1); empty without `voice:`.
+    public let prompts: [PromptEvent]
 
     /// Lays out `recipe` at its output sample rate.
     public init(recipe: Recipe) throws(DiagnosticList) {
@@ -82,6 +84,8 @@ public struct Timeline: Sendable {
             }
         }
         self.cues = cues
+        self.prompts = try PromptPlacement.place(
+            recipe, phases: phases, practiceStart: practiceStart, practiceEnd: practiceEnd, duration: layout.duration)
     }
 
     /// Refuses a phase shorter than one frame (`1 / sample_rate`): its start and end could round to the

@@ -17,14 +17,17 @@ struct BedSource {
     private var kind: Kind
     private let gain: Float
     private let envelope: FadeEnvelope
+    /// The bed's gain under voice prompts; nil: no prompt ducks it.
+    private let duck: DuckCurve?
     private let channels: Int
     private let totalFrames: Int64
     private var scratch: [Float]
 
-    init(kind: Kind, gain: Float, envelope: FadeEnvelope, channels: Int, totalFrames: Int64) {
+    init(kind: Kind, gain: Float, envelope: FadeEnvelope, duck: DuckCurve?, channels: Int, totalFrames: Int64) {
         self.kind = kind
         self.gain = gain
         self.envelope = envelope
+        self.duck = duck
         self.channels = channels
         self.totalFrames = totalFrames
         self.scratch = [Float](repeating: 0, count: Block.frames * channels)
@@ -46,6 +49,7 @@ struct BedSource {
             for i in 0..<(count * channels) { out[i] *= gain }
         }
         envelope.apply(out, channels: channels, from: start, count: count)
+        duck?.apply(out, channels: channels, from: start, count: count)
     }
 
     private mutating func renderFile(

@@ -12,9 +12,12 @@ struct TrackSources {
     private let sounds: [[Float]]
     private let events: [CueTrack.Event]
     private let channels: Int
+    private let duck: DuckCurve
     let totalFrames: Int64
     /// Frames of each timeline cue's sound, in timeline order (for the cue sheet).
     let cueLengths: [Int64]
+    /// Each placed prompt's frames and duck depth, in the timeline's prompt order (for the cue sheet).
+    let prompts: [VoicePrompts.Placed]
 
     /// `expected`: the version of each asset file (by resolved path) that the render must read,
     /// when a catalog fingerprinted them; a file that is another version by then is an error.
@@ -90,10 +93,24 @@ struct TrackSources {
         if problems.isEmpty, let problem = Self.tooMuchCueSound(timeline: timeline, lengths: lengths, recipe: recipe) {
             problems.append(problem)
         }
+        var sounds = prepared.sounds
+        var voice = VoicePrompts.none
+        do {
+            voice = try VoicePrompts(
+                recipe: recipe, timeline: timeline, assets: assets, expected: expected, firstSound: sounds.count,
+                bed: { [kind, bedGain = Float(Gain.linear(dB: recipe.bed?.gainDB ?? 0)), envelope = self.envelope] in
+                    BedSource(kind: kind(), gain: bedGain, envelope: envelope, duck: nil, channels: channels, totalFrames: timeline.totalFrames)
+                })
+        } catch {
+            problems.append(contentsOf: error.diagnostics)
+        }
         if !problems.isEmpty { throw DiagnosticList(problems) }
-        self.sounds = prepared.sounds
-        self.events = events
+        sounds.append(contentsOf: voice.sounds)
+        self.sounds = sounds
+        self.events = events + voice.events
         self.cueLengths = lengths
+        self.prompts = voice.placed
+        self.duck = voice.duck
     }
 
     /// Cue sound beyond `RecipeLimits.maxCueSoundPerTrack` times the track, reported at the
@@ -132,7 +149,8 @@ struct TrackSources {
     /// A mix of frames [start, end) only: one thread's share of an analysis pass.
     func makeMix(from start: Int64, to end: Int64) throws(AudioError) -> MixSource {
         precondition(start == 0 || canStartAnywhere, "a synth bed cannot start part-way")
-        let bed = BedSource(kind: bedKind(), gain: bedGain, envelope: envelope, channels: channels, totalFrames: totalFrames)
+        let bed = BedSource(
+            kind: bedKind(), gain: bedGain, envelope: envelope, duck: duck.isFlat ? nil : duck, channels: channels, totalFrames: totalFrames)
         let cues = CueTrack(sounds: sounds, events: events, channels: channels)
         return MixSource(bed: bed, cues: cues, channels: channels, totalFrames: totalFrames, start: start, end: end)
     }

@@ -1,3 +1,4 @@
+import AudioCore
 import CadenceCues
 import Recipe
 import Timeline
@@ -8,9 +9,12 @@ enum CueSheetBuilder {
     static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 
     static func build(
-        recipe: Recipe, timeline: Timeline, sounds lengths: [Int64], audioFile: String, sha256: String,
-        loudness: Double?, truePeak: Double?
+        recipe: Recipe, timeline: Timeline, sounds lengths: [Int64], prompts: [VoicePrompts.Placed] = [], audioFile: String,
+        sha256: String, loudness: Double?, truePeak: Double?
     ) -> CueSheet {
+        // a recipe with voice writes a cues-v1.1 sheet: its practice section and phases say their segment (0, the one
+        // segment of a recipe without a program) and each phase its own length; a v1 recipe's sheet stays v1
+        let v11 = recipe.voice != nil
         let rate = timeline.sampleRate
         let audio = CueSheet.Audio(
             file: audioFile, sampleRate: rate, channels: recipe.output.channels,
@@ -20,18 +24,30 @@ enum CueSheetBuilder {
             name: recipe.pattern.name, cycle: DecimalText(recipe.pattern.cycle.description),
             phases: recipe.pattern.phases.map { CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.description)) })
         let sections = timeline.sections.map {
-            CueSheet.Section(kind: $0.kind.rawValue, startFrame: $0.startFrame, endFrame: $0.endFrame, sampleRate: rate)
+            let practice = v11 && $0.kind == .practice
+            return CueSheet.Section(
+                kind: $0.kind.rawValue, segment: practice ? 0 : nil, name: practice ? recipe.pattern.name : nil, startFrame: $0.startFrame,
+                endFrame: $0.endFrame, sampleRate: rate)
         }
         let phases = timeline.phases.map {
             CueSheet.Phase(
-                index: $0.index, cycle: $0.cycle, kind: $0.kind, label: $0.label,
-                startFrame: $0.startFrame, endFrame: $0.endFrame, sampleRate: rate)
+                index: $0.index, segment: v11 ? 0 : nil, cycle: $0.cycle, kind: $0.kind, label: $0.label,
+                length: v11 ? DecimalText(($0.end - $0.start).description) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
+                sampleRate: rate)
+        }
+        let voice = recipe.voice.map { voice in
+            prompts.enumerated().map { index, placed in
+                let prompt = voice.prompts[placed.prompt]
+                return CueSheet.VoicePrompt(
+                    index: index, text: prompt.text, file: prompt.file, draft: prompt.isDraft, phase: placed.phase, frame: placed.frame,
+                    lengthFrames: placed.lengthFrames, duckDB: placed.duckDB, sampleRate: rate)
+            }
         }
         let cues = zip(timeline.cues, lengths).map { cue, length in
             CueSheet.Cue(name: cue.name, phase: cue.phase, frame: cue.frame, lengthFrames: length, sampleRate: rate)
         }
         return CueSheet(
             id: recipe.id, title: recipe.title, category: recipe.category, audio: audio, pattern: pattern,
-            sections: sections, phases: phases, cues: cues)
+            sections: sections, phases: phases, cues: cues, voice: voice)
     }
 }

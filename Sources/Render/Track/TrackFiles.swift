@@ -19,7 +19,7 @@ struct TrackFiles {
         self.recipe = recipe
         self.output = output
         draft = CueSheetBuilder.build(
-            recipe: recipe, timeline: timeline, sounds: sources.cueLengths, audioFile: PathName.name(of: output.audioPath),
+            recipe: recipe, timeline: timeline, sounds: sources.cueLengths, prompts: sources.prompts, audioFile: PathName.name(of: output.audioPath),
             sha256: "", loudness: nil, truePeak: nil)
     }
 

@@ -1,0 +1,88 @@
+import AudioCore
+import AudioIO
+import DSP
+import Recipe
+
+/// Prepares each distinct prompt clip of a track once: decoded, converted to the output rate and
+/// channels like a bed, measured and gained to `voice.level`, then `voice.gain` (recipe-v1.1).
+///
+/// The clip is measured as it will be mixed. A clip of at least 400 ms is measured by its
+/// integrated loudness (BS.1770, gated); a shorter one by its K-weighted mean square over its
+/// whole length. A clip that measures as silence cannot be levelled and is an error.
+struct PromptClips {
+    /// One prepared clip: its samples, interleaved at the output's rate and channels.
+    struct Clip {
+        let samples: [Float]
+        /// What the clip measured before its gain, in LUFS (nil with `level: off`).
+        let measuredLUFS: Double?
+    }
+
+    private(set) var clips: [Clip] = []
+    private var index: [String: Int] = [:]
+
+    /// The clip's index for prompt `number`, preparing it on first use.
+    mutating func prepare(
+        prompt number: Int, voice: Voice, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
+    ) throws(Diagnostic) -> Int {
+        let prompt = voice.prompts[number]
+        let key = "voice.prompts.\(number).file"
+        guard let path = prompt.file else {
+            throw Diagnostic(
+                "voice.prompts.\(number): the draft voice (a prompt with 'text:' and no 'file:') is not in this build yet; "
+                    + "give the prompt a recorded 'file:'",
+                at: recipe.location(of: "voice.prompts.\(number)"), kind: .data)
+        }
+        if let found = index[path] { return found }
+        guard let assets else {
+            throw Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)", at: recipe.location(of: key), kind: .noInput)
+        }
+        let resolved = try assets.resolve(path, key: key, in: recipe)
+        let rate = recipe.output.sampleRate
+        let channels = recipe.output.channels
+        var samples: [Float] = []
+        do {
+            try AudioDecoder.decode(
+                path: resolved, sampleRate: rate, channels: channels,
+                maximumFrames: Int64(RecipeLimits.maxPromptSeconds * rate), identity: expected[resolved]
+            ) { (p, n) throws(AudioError) in
+                samples.append(contentsOf: p[0..<(n * channels)])
+            }
+        } catch {
+            throw Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: error.kind)
+        }
+        var gainDB = voice.gainDB
+        var measured: Double?
+        if let level = voice.level {
+            let loudness: Double
+            do { loudness = try Self.loudness(of: samples, channels: channels, sampleRate: rate) } catch {
+                throw Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: .software)
+            }
+            guard loudness.isFinite else {
+                throw Diagnostic(
+                    "\(key): \(path) is silent: it cannot be levelled to \(DiagnosticText.number(level)) LUFS "
+                        + "(expected a recorded voice; or set 'voice.level: off')",
+                    at: recipe.location(of: key), kind: .data)
+            }
+            measured = loudness
+            gainDB += level - loudness
+        }
+        let gain = Float(Gain.linear(dB: gainDB))
+        if gain != 1 { for i in samples.indices { samples[i] *= gain } }
+        clips.append(Clip(samples: samples, measuredLUFS: measured))
+        index[path] = clips.count - 1
+        return clips.count - 1
+    }
+
+    /// A clip's loudness by recipe-v1.1's rule: integrated from 400 ms on, K-weighted mean square below.
+    static func loudness(of samples: [Float], channels: Int, sampleRate: Int) throws(AudioError) -> Double {
+        let frames = samples.count / channels
+        if frames * 1000 >= sampleRate * 400 {
+            let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+            try samples.withUnsafeBufferPointer { (p) throws(AudioError) in try meter.add(p, frames: frames) }
+            return meter.integratedLoudness()
+        }
+        return try samples.withUnsafeBufferPointer { (p) throws(AudioError) in
+            try LoudnessMeter.meanSquareLoudness(of: p, frames: frames, channels: channels, sampleRate: sampleRate)
+        }
+    }
+}
