@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         // libavformat + libavcodec + libavutil: AAC and ALAC in M4A (the ipod muxer)
         .systemLibrary(name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
+        /// libespeak-ng: the draft voice, which speaks a prompt's text before it is recorded.
+        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         /// libcrypto (OpenSSL): SHA-256 of files and recipes.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// O_TMPFILE and linkat, which Swift's Glibc module does not import.
@@ -45,7 +47,7 @@ let package = Package(
         /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
         .target(name: "DSP", dependencies: ["AudioCore"]),
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
-        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CCrypto", "CPosix"]),
+        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CEspeak", "CCrypto", "CPosix"]),
         /// The render core: Sources (bed, cues, mix) → Stages (gain, limiter) → Sinks (encoder, meters), driven by Pipeline; Loudness; the Track story.
         .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars"]),
 

@@ -72,4 +72,32 @@ public final class SampleRateConverter {
         }
         return (Int(data.input_frames_used), Int(data.output_frames_gen))
     }
+
+    /// Converts a whole buffer held in memory (a spoken prompt, seconds long) at once: every
+    /// frame in, the converter drained to its end. The same buffer gives the same samples.
+    public static func convert(
+        _ samples: [Float], channels: Int, from inputRate: Int, to outputRate: Int, quality: Quality = .medium, name: String
+    ) throws(AudioError) -> [Float] {
+        guard inputRate != outputRate else { return samples }
+        let converter = try SampleRateConverter(channels: channels, inputRate: inputRate, outputRate: outputRate, quality: quality, name: name)
+        let frames = samples.count / channels
+        let capacity = 8192
+        var output = [Float]()
+        output.reserveCapacity(Int(Double(frames) * converter.ratio) + capacity * channels)
+        var block = [Float](repeating: 0, count: capacity * channels)
+        var offset = 0
+        while true {
+            let (used, generated) = try samples.withUnsafeBufferPointer { (input) throws(AudioError) in
+                try block.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
+                    try converter.process(
+                        input: input.baseAddress.map { $0 + offset * channels }, inputFrames: frames - offset, output: out.baseAddress!,
+                        outputCapacity: capacity, endOfInput: true)
+                }
+            }
+            offset += used
+            output.append(contentsOf: block[0..<(generated * channels)])
+            if generated == 0 && offset >= frames { break }
+        }
+        return output
+    }
 }

@@ -7,12 +7,15 @@ import Render
 ///
 /// SHA-256 over the renderer's version, the recipe's meaning (`canonicalText`:
 /// not its spacing, comments or key order), the output file name and format,
-/// the sidecar files asked for, and the bytes of every asset it uses. A changed bed changes exactly the
+/// the sidecar files asked for, the bytes of every asset it uses (prompt clips included), and
+/// the espeak-ng version when a prompt is spoken by the draft voice. A changed bed changes exactly the
 /// fingerprints of the tracks that use it.
 public enum Fingerprint {
     public static func of(recipe: Recipe, outputFile: String, sidecars: [String], assets: [String], hashes: AssetHashes) throws -> String {
         var text = "cadence \(CadenceVersion.string)\n" + recipe.canonicalText + "file=\(outputFile)\n"
         text += "sidecars=\(sidecars.joined(separator: ","))\n"
+        // a draft prompt sounds as the espeak-ng that speaks it: another version, another track
+        if recipe.voice?.prompts.contains(where: \.isDraft) == true { text += "espeak-ng=\(DraftVoice.version)\n" }
         for path in assets {
             text += "asset=\((path as NSString).lastPathComponent) \(try hashes.hash(of: path))\n"
         }

@@ -55,6 +55,28 @@ extension Recipe {
         add("output.true_peak", "\(output.truePeak)")
         // added only when given, so the seeds of recipes without it stay as they were
         if let bitrate = output.bitrate { add("output.bitrate", String(bitrate)) }
+        if let voice {
+            add("voice.level", voice.level.map { "\($0)" } ?? "off")
+            add("voice.gain", "\(voice.gainDB)")
+            switch voice.duck {
+            case .depth(let depth): add("voice.duck", "\(depth)")
+            case .wcag: add("voice.duck", "wcag")
+            }
+            add("voice.attack", voice.attack.description)
+            add("voice.release", voice.release.description)
+            add("voice.draft_voice", voice.draftVoice)
+            for (i, prompt) in voice.prompts.enumerated() {
+                let place: String
+                switch prompt.placement {
+                case .at(let time): place = "at|\(time.anchor)|\(time.offset)"
+                case .on(let kind, let cycles, let segment):
+                    place = "on|\(kind)|\(cycles.map { $0.ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",") } ?? "all")|\(segment.map(String.init) ?? "~")"
+                }
+                // the text as JSON would escape it, so no prompt text can forge another line
+                let text = prompt.text.map { $0.unicodeScalars.map { $0.value < 0x20 || $0 == "\\" || $0 == "|" ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() } ?? "~"
+                add("voice.prompt.\(i)", "\(place)|\(prompt.file ?? "~")|\(text)")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }
@@ -66,6 +88,9 @@ extension Recipe {
         if case .file(let path) = bed?.source { paths.append(("bed.file", path)) }
         for name in cues.keys.sorted() {
             if case .file(let path, _) = cues[name] { paths.append(("cues.\(name).file", path)) }
+        }
+        for (i, prompt) in (voice?.prompts ?? []).enumerated() {
+            if let path = prompt.file { paths.append(("voice.prompts.\(i).file", path)) }
         }
         return paths
     }

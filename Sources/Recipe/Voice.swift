@@ -107,3 +107,16 @@ public struct CycleSelection: Sendable, Equatable {
     /// The highest cycle number named.
     public var highest: Int { ranges.map(\.upperBound).max() ?? 0 }
 }
+
+extension Recipe {
+    /// One error per prompt still spoken by the draft voice, at the prompt: what `render --no-drafts`
+    /// (a release job) refuses.
+    public var draftPrompts: [Diagnostic] {
+        (voice?.prompts ?? []).enumerated().filter { $0.element.isDraft }.map { index, prompt in
+            Diagnostic(
+                "voice.prompts.\(index): a draft prompt (\(DiagnosticText.quoted(prompt.text ?? "")), spoken by the draft voice); "
+                    + "--no-drafts refuses it: record it and give the prompt its 'file:'",
+                at: location(of: "voice.prompts.\(index)"), kind: .data)
+        }
+    }
+}

@@ -16,6 +16,7 @@ enum CatalogCommand {
             return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
+        if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         if !plan.scanProblems.isEmpty && options.shard == nil {
             printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
         }
@@ -53,12 +54,23 @@ enum CatalogCommand {
             return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
+        if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         let failure = failure(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {
             let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
             print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors\(scan)")
         }
         return failure
+    }
+
+    /// `--no-drafts`: a catalog with a draft prompt anywhere renders nothing; each draft is printed, located.
+    private static func refuseDrafts(_ plan: CatalogPlan) -> FailureKind? {
+        let drafts = plan.tracks.flatMap(\.recipe.draftPrompts)
+        guard !drafts.isEmpty else { return nil }
+        for diagnostic in drafts { printError("\(diagnostic)") }
+        let files = Set(plan.tracks.filter { !$0.recipe.draftPrompts.isEmpty }.map(\.recipe.file)).count
+        printError("render: --no-drafts: \(drafts.count) draft prompt\(drafts.count == 1 ? "" : "s") in \(files) recipe\(files == 1 ? "" : "s"); nothing was rendered")
+        return .data
     }
 
     static func merge(folders: [String], options: Options) -> FailureKind? {

@@ -27,6 +27,8 @@ struct Options {
     var output: String?
     var assets: String?
     var quiet = false
+    /// `--no-drafts`: refuse recipes with prompts spoken by the draft voice (a release job's guard).
+    var noDrafts = false
     var jobs: Int?
     var shard: ShardSpec?
     /// `--format m4a`: every track in this format, whatever its recipe's `output.format` says.
@@ -84,6 +86,7 @@ struct Options {
             case "-o", "--output": options.output = try value(argument)
             case "--assets": options.assets = try value(argument)
             case "-q", "--quiet": options.quiet = true
+            case "--no-drafts": options.noDrafts = true
             case "-h", "--help": wantsHelp = true
             case "--version": wantsVersion = true
             case "--check": checking = true

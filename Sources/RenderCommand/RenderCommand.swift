@@ -42,6 +42,8 @@ public enum RenderCommand {
           --sidecars LIST     files beside each track, from vtt (WebVTT captions),
                               chapters (Podcasting 2.0 JSON), waveform (SVG), all, none;
                               joined with the recipe's output.sidecars
+          --no-drafts         refuse (65) recipes whose voice prompts are still spoken by the
+                              draft voice (text without a recorded file): for release jobs
           --check             validate recipes and their assets without rendering
           -q, --quiet         print errors only
           -h, --help          show this help
@@ -104,6 +106,10 @@ public enum RenderCommand {
             // an -o that names a folder, a device or an unwritable place fails before the work, not after
             if let output = options.output {
                 do throws(AudioError) { try AtomicOutputFile.checkDestination(output) } catch { throw DiagnosticList([error.diagnostic]) }
+            }
+            if options.noDrafts {
+                let drafts = try TrackRenderer.load(recipePath: recipe).draftPrompts
+                if !drafts.isEmpty { throw DiagnosticList(drafts) }
             }
             let track = try TrackRenderer().render(
                 recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars, format: options.format)

@@ -25,20 +25,56 @@ struct PromptClips {
         prompt number: Int, voice: Voice, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
     ) throws(Diagnostic) -> Int {
         let prompt = voice.prompts[number]
-        let key = "voice.prompts.\(number).file"
-        guard let path = prompt.file else {
-            throw Diagnostic(
-                "voice.prompts.\(number): the draft voice (a prompt with 'text:' and no 'file:') is not in this build yet; "
-                    + "give the prompt a recorded 'file:'",
-                at: recipe.location(of: "voice.prompts.\(number)"), kind: .data)
+        let rate = recipe.output.sampleRate
+        let channels = recipe.output.channels
+        let cacheKey = prompt.file.map { "file:" + $0 } ?? "draft:\(voice.draftVoice):" + (prompt.text ?? "")
+        if let found = index[cacheKey] { return found }
+        var samples: [Float]
+        let key: String
+        let name: String
+        if let path = prompt.file {
+            key = "voice.prompts.\(number).file"
+            name = path
+            samples = try Self.decode(path, key: key, rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected)
+        } else {
+            key = "voice.prompts.\(number).text"
+            name = "the draft voice"
+            samples = try Self.speak(prompt.text ?? "", language: voice.draftVoice, key: key, rate: rate, channels: channels, recipe: recipe)
         }
-        if let found = index[path] { return found }
+        guard !samples.isEmpty else {
+            throw Diagnostic("\(key): \(name) holds no sound (expected a recorded voice)", at: recipe.location(of: key), kind: .data)
+        }
+        var gainDB = voice.gainDB
+        var measured: Double?
+        if let level = voice.level {
+            let loudness: Double
+            do { loudness = try Self.loudness(of: samples, channels: channels, sampleRate: rate) } catch {
+                throw Diagnostic("\(key): \(name): \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: .software)
+            }
+            guard loudness.isFinite else {
+                throw Diagnostic(
+                    "\(key): \(name) is silent: it cannot be levelled to \(DiagnosticText.number(level)) LUFS "
+                        + "(expected a recorded voice; or set 'voice.level: off')",
+                    at: recipe.location(of: key), kind: .data)
+            }
+            measured = loudness
+            gainDB += level - loudness
+        }
+        let gain = Float(Gain.linear(dB: gainDB))
+        if gain != 1 { for i in samples.indices { samples[i] *= gain } }
+        clips.append(Clip(samples: samples, measuredLUFS: measured))
+        index[cacheKey] = clips.count - 1
+        return clips.count - 1
+    }
+
+    /// A recorded clip, decoded, resampled and mapped to the output's channels like a cue file.
+    private static func decode(
+        _ path: String, key: String, rate: Int, channels: Int, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
+    ) throws(Diagnostic) -> [Float] {
         guard let assets else {
             throw Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)", at: recipe.location(of: key), kind: .noInput)
         }
         let resolved = try assets.resolve(path, key: key, in: recipe)
-        let rate = recipe.output.sampleRate
-        let channels = recipe.output.channels
         var samples: [Float] = []
         do {
             try AudioDecoder.decode(
@@ -50,27 +86,31 @@ struct PromptClips {
         } catch {
             throw Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: error.kind)
         }
-        var gainDB = voice.gainDB
-        var measured: Double?
-        if let level = voice.level {
-            let loudness: Double
-            do { loudness = try Self.loudness(of: samples, channels: channels, sampleRate: rate) } catch {
-                throw Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: .software)
-            }
-            guard loudness.isFinite else {
-                throw Diagnostic(
-                    "\(key): \(path) is silent: it cannot be levelled to \(DiagnosticText.number(level)) LUFS "
-                        + "(expected a recorded voice; or set 'voice.level: off')",
-                    at: recipe.location(of: key), kind: .data)
-            }
-            measured = loudness
-            gainDB += level - loudness
+        return samples
+    }
+
+    /// A draft: `text` spoken by espeak-ng in `language`, converted to the output's rate, spread to every channel.
+    private static func speak(
+        _ text: String, language: String, key: String, rate: Int, channels: Int, recipe: Recipe
+    ) throws(Diagnostic) -> [Float] {
+        let mono: [Float]
+        do {
+            let speech = try DraftVoice.speak(text, language: language)
+            mono = try SampleRateConverter.convert(speech.samples, channels: 1, from: speech.sampleRate, to: rate, name: "the draft voice")
+        } catch {
+            throw Diagnostic("\(key): the draft voice: \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: error.kind)
         }
-        let gain = Float(Gain.linear(dB: gainDB))
-        if gain != 1 { for i in samples.indices { samples[i] *= gain } }
-        clips.append(Clip(samples: samples, measuredLUFS: measured))
-        index[path] = clips.count - 1
-        return clips.count - 1
+        let seconds = mono.count / rate
+        guard mono.count <= RecipeLimits.maxPromptSeconds * rate else {
+            throw Diagnostic(
+                "\(key): spoken by the draft voice it lasts \(seconds) s, over the \(RecipeLimits.maxPromptSeconds) s a prompt may last "
+                    + "(expected a shorter text; split it into two prompts)",
+                at: recipe.location(of: key), kind: .data)
+        }
+        guard channels > 1 else { return mono }
+        var spread = [Float](repeating: 0, count: mono.count * channels)
+        for (i, x) in mono.enumerated() { for c in 0..<channels { spread[i * channels + c] = x } }
+        return spread
     }
 
     /// A clip's loudness by recipe-v1.1's rule: integrated from 400 ms on, K-weighted mean square below.

@@ -47,6 +47,9 @@ struct VoicePrompts {
         }
         let rate = timeline.sampleRate
         let channels = recipe.output.channels
+        if voice.prompts.contains(where: \.isDraft), let problem = Self.unknownDraftVoice(voice, recipe: recipe) {
+            throw DiagnosticList([problem])
+        }
         var clips = PromptClips()
         var clipOf: [Int: Int] = [:]
         var problems: [Diagnostic] = []
@@ -114,6 +117,20 @@ struct VoicePrompts {
                 prompt: event.prompt, phase: event.phase, frame: event.frame, lengthFrames: span.0.end - span.0.start, duckDB: applied)
         }
         self.duck = duck
+    }
+
+    /// An error at `voice.draft_voice` when espeak-ng has no voice of that language (or cannot start).
+    static func unknownDraftVoice(_ voice: Voice, recipe: Recipe) -> Diagnostic? {
+        let location = recipe.location(of: "voice.draft_voice")
+        do {
+            if try DraftVoice.knows(voice.draftVoice) { return nil }
+        } catch {
+            return Diagnostic("voice.draft_voice: the draft voice cannot start: \(error.reason)", at: location, kind: .software)
+        }
+        return Diagnostic(
+            "voice.draft_voice: espeak-ng has no voice for \(DiagnosticText.quoted(voice.draftVoice)) (known: "
+                + DraftVoice.someLanguages().joined(separator: ", ") + ", …)",
+            at: location, kind: .data)
     }
 
     /// `duck: wcag`: per prompt, max(12 dB, 20 dB + L_bed − L_prompt), with L_bed the K-weighted mean

@@ -18,6 +18,9 @@ extension TrackRenderer {
         if recipe.output.format != nil {
             do { _ = try OutputPlan(recipe: recipe, outputPath: nil) } catch { problems += error.diagnostics }
         }
+        if let voice = recipe.voice, voice.prompts.contains(where: \.isDraft), let problem = VoicePrompts.unknownDraftVoice(voice, recipe: recipe) {
+            problems.append(problem)
+        }
         var used: [String] = []
         var folder: AssetFolder?
         do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
@@ -53,6 +56,7 @@ extension TrackRenderer {
         if key == "bed.file" {
             if let frames = header.knownFrames { try PreparedBed.checkLength(frames: frames, rate: header.sampleRate, path: path) }
         } else {
+            // a cue file or a prompt clip: both at most 60 s
             let limit = Int64(CueSounds.maximumFileSeconds) * Int64(outputRate)
             try AudioDecoder.checkClaimedLength(
                 header.knownFrames, inputRate: header.sampleRate, path: path, sampleRate: outputRate, maximumFrames: limit)
