@@ -197,6 +197,7 @@ PAGE_STATE = r"""
   const ringState = (track) => {
     const ring = track.querySelector(".ring");
     const label = track.querySelector(".phase-label");
+    const prompt = track.querySelector(".prompt-text");
     const error = track.querySelector(".cue-error");
     const audio = track.querySelector("audio");
     return {
@@ -204,6 +205,7 @@ PAGE_STATE = r"""
       cue_status: track.getAttribute("data-cue-status"),
       cue_error: error ? error.textContent : null,
       label: label ? label.textContent : null,
+      prompt: prompt ? prompt.textContent : null,
       phase_kind: ring ? ring.getAttribute("data-phase-kind") : null,
       phase_index: ring ? ring.getAttribute("data-phase-index") : null,
       section: ring ? ring.getAttribute("data-section") : null,

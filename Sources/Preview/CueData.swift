@@ -85,7 +85,14 @@ extension PreviewPage {
         out += sheet.phases.map {
             "[\($0.startFrame),\($0.endFrame),\(Markup.scriptJSONString($0.kind)),\(Markup.scriptJSONString($0.label)),\($0.cycle)]"
         }.joined(separator: ",\n")
-        out += "]}"
+        out += "]"
+        // cues-v1.1: the voice prompts as [frame, end_frame, text], for the caption under the ring
+        if let voice = sheet.voice {
+            out += ",\n\"voice\":["
+            out += voice.map { "[\($0.frame),\($0.endFrame),\(Markup.scriptJSONString($0.text ?? ""))]" }.joined(separator: ",\n")
+            out += "]"
+        }
+        out += "}"
         return out
     }
 }

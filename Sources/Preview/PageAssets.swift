@@ -46,6 +46,7 @@ enum PageAssets {
         .ring-text{display:flex;flex-direction:column;align-items:center;text-align:center;max-width:100%}
         .phase-label{font-weight:600;font-size:1.1rem;min-height:1.4em}
         .phase-detail{font-size:.8rem;color:var(--muted);font-variant-numeric:tabular-nums;min-height:1.2em}
+        .prompt-text{font-style:italic;font-size:.95rem;min-height:1.3em;max-width:18rem}
         .cue-error,.audio-error{margin:0;padding:.75rem 1rem;border-radius:10px;background:var(--err-bg);color:var(--err-fg);
         border:1px solid var(--err-line);font-size:.9rem;overflow-wrap:anywhere}
         .audio-error[hidden]{display:none}
@@ -103,7 +104,30 @@ enum PageAssets {
               }
               if (p[1] > d.frames) return "phase " + i + " ends at frame " + p[1] + ", after the audio's " + d.frames + " frames";
             }
+            if (d.voice !== undefined) {
+              if (!Array.isArray(d.voice)) return "voice is not a list";
+              for (let i = 0; i < d.voice.length; i++) {
+                const v = d.voice[i];
+                if (!Array.isArray(v) || v.length < 3 || !isInt(v[0]) || !isInt(v[1]) || !isText(v[2]) || v[1] <= v[0]) {
+                  return "voice prompt " + i + " is not [frame, end_frame, text]";
+                }
+                if (i > 0 && v[0] < d.voice[i - 1][1]) return "voice prompt " + i + " starts before prompt " + (i - 1) + " ends";
+              }
+            }
             return null;
+          }
+
+          // The text of the voice prompt sounding at the frame ("" between prompts): binary search.
+          function promptAt(voice, frame) {
+            if (!voice) return "";
+            let lo = 0, hi = voice.length - 1;
+            while (lo <= hi) {
+              const m = (lo + hi) >> 1;
+              if (frame < voice[m][0]) hi = m - 1;
+              else if (frame >= voice[m][1]) lo = m + 1;
+              else return voice[m][2];
+            }
+            return "";
           }
 
           // The phase whose [start_frame, end_frame) holds the frame, or -1.
@@ -163,6 +187,7 @@ enum PageAssets {
             const ring = track.querySelector(".ring");
             const label = track.querySelector(".phase-label");
             const detail = track.querySelector(".phase-detail");
+            const caption = track.querySelector(".prompt-text");
             const block = track.querySelector("script.cue-data");
             if (!audio) return;
             let data = null, sizeBefore = [];
@@ -191,7 +216,8 @@ enum PageAssets {
               if (!data) return;
               const s = stateAt(data, sizeBefore, t);
               const progress = s.progress.toFixed(3), scale = s.scale.toFixed(3);
-              const key = [s.kind, s.index, s.section, progress, scale, s.label, s.detail].join("\u0000");
+              const spoken = promptAt(data.voice, s.frame);
+              const key = [s.kind, s.index, s.section, progress, scale, s.label, s.detail, spoken].join("\u0000");
               if (key === shown) return;
               shown = key;
               ring.setAttribute("data-phase-kind", s.kind);
@@ -202,6 +228,7 @@ enum PageAssets {
               ring.style.transform = "scale(" + scale + ")";
               if (label.textContent !== s.label) label.textContent = s.label;
               if (detail && detail.textContent !== s.detail) detail.textContent = s.detail;
+              if (caption && caption.textContent !== spoken) caption.textContent = spoken;
             }
 
             // Follow the audio's clock: its events, and a frame loop only while it plays.

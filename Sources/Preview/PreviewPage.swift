@@ -130,7 +130,12 @@ public enum PreviewPage {
             out += "<div class=\"ring\" aria-hidden=\"true\" data-phase-kind=\"\" data-phase-index=\"-1\" data-section=\"\" data-progress=\"0.000\""
             out += " data-scale=\"0.450\" style=\"transform:scale(0.450)\"></div></div>"
             out += "<div class=\"ring-text\"><span class=\"phase-label\" id=\"\(anchor)-phase\" role=\"status\" aria-live=\"polite\"></span>"
-            out += "<span class=\"phase-detail\" aria-hidden=\"true\"></span></div>"
+            out += "<span class=\"phase-detail\" aria-hidden=\"true\"></span>"
+            // the words of the voice prompt sounding now, as captions (cues-v1.1)
+            if case .success(let sheet) = checked, sheet.voice != nil {
+                out += "<span class=\"prompt-text\" id=\"\(anchor)-prompt\" role=\"status\" aria-live=\"polite\"></span>"
+            }
+            out += "</div>"
         case .failure(let problem):
             out += "<p class=\"cue-error\" role=\"alert\">Cue sheet problem: \(Markup.text(problem.message))</p>"
         }

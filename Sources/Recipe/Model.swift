@@ -258,10 +258,10 @@ public struct OutputSettings: Sendable, Equatable {
     /// A lossy format's bit rate in bits per second; nil: the format's default
     /// (`RecipeLimits.defaultBitrate`, or Ogg Vorbis's quality setting).
     public var bitrate: Int?
-    /// Sidecar files asked for beside the track (`vtt`, `chapters`, `waveform`), in that order.
+    /// Sidecar files asked for beside the track (`vtt`, `chapters`, `waveform`, `captions`), in that order.
     public var sidecars: [String] = []
     /// Files a recipe may ask for beside its track (see the Sidecars module).
-    public static let sidecarNames = ["vtt", "chapters", "waveform"]
+    public static let sidecarNames = ["vtt", "chapters", "waveform", "captions"]
 
     public init(
         sampleRate: Int = 48000, channels: Int = 2, format: AudioFormat? = nil, bitDepth: BitDepth? = nil,

@@ -40,7 +40,8 @@ public enum RenderCommand {
                               bundled weigh more than SIZE: 80MB is 80,000,000 bytes,
                               80MiB 83,886,080; catalog.json's bundle records it
           --sidecars LIST     files beside each track, from vtt (WebVTT captions),
-                              chapters (Podcasting 2.0 JSON), waveform (SVG), all, none;
+                              chapters (Podcasting 2.0 JSON), waveform (SVG), captions (the
+                              voice prompts' words as WebVTT: <stem>.captions.vtt), all, none;
                               joined with the recipe's output.sidecars
           --no-drafts         refuse (65) recipes whose voice prompts are still spoken by the
                               draft voice (text without a recorded file): for release jobs

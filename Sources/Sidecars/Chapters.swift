@@ -57,13 +57,15 @@ extension CueSheet {
     }
 
     /// Markers: the start of every phase with its label (one line of plain text, `PlainText`),
-    /// and of the intro and outro.
+    /// of the intro and outro, and of every voice prompt ("Voice: " and its text).
     public var markers: [Marker] {
         var result: [Marker] = []
         for section in sections where section.kind != "practice" && section.endFrame > section.startFrame {
             result.append(Marker(frame: section.startFrame, label: Self.sectionTitle(section.kind)))
         }
         result += phases.map { Marker(frame: $0.startFrame, label: PlainText.line($0.label)) }
+        // cues-v1.1: each voice prompt's first frame, with its words
+        result += (voice ?? []).map { Marker(frame: $0.frame, label: PlainText.line("Voice: " + ($0.text ?? "prompt \($0.index + 1)"))) }
         // stable: by frame, sections before phases at the same frame
         return result.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
     }

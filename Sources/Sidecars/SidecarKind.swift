@@ -10,6 +10,8 @@ public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
     case chapters
     /// An SVG picture of the track (waveform, phase bands, cue marks): `<stem>.svg`.
     case waveform
+    /// WebVTT captions of the voice prompts, one cue per prompt with its text: `<stem>.captions.vtt` (cues-v1.1).
+    case captions
 
     /// The file name suffix that replaces the audio file's extension.
     public var suffix: String {
@@ -17,6 +19,7 @@ public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
         case .vtt: ".vtt"
         case .chapters: ".chapters.json"
         case .waveform: ".svg"
+        case .captions: ".captions.vtt"
         }
     }
 

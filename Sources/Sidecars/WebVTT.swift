@@ -17,6 +17,23 @@ public enum WebVTT {
         return out
     }
 
+    /// The captions of the voice prompts (cues-v1.1): one cue per prompt holding its text, from its
+    /// first frame to its end (first frame + `length_frames`), rounded to the millisecond like the
+    /// phase captions. Prompts without text (a clip given without words) have no caption.
+    public static func captions(of sheet: CueSheet) -> String {
+        let rate = sheet.audio.sampleRate
+        var out = "WEBVTT - " + line(sheet.title) + "\n\n"
+        let prompts = sheet.voice ?? []
+        out += "NOTE\n" + line("voice prompts of \(sheet.audio.file): \(prompts.count)") + "\n\n"
+        for prompt in prompts {
+            guard let text = prompt.text else { continue }
+            out += "prompt-\(prompt.index)\n"
+            out += Timestamp.clock(prompt.frame, rate: rate) + " --> " + Timestamp.clock(prompt.endFrame, rate: rate) + "\n"
+            out += escape(line(text)) + "\n\n"
+        }
+        return out
+    }
+
     /// One line of text: line breaks and `-->` would end or break a cue, and control characters
     /// have no place in captions (`PlainText.line`).
     static func line(_ s: String) -> String {

@@ -71,6 +71,7 @@ struct TrackFiles {
         case .vtt: WebVTT.text(of: sheet)
         case .chapters: PodcastChapters.jsonText(of: sheet)
         case .waveform: WaveformPicture.svg(peaks: peaks, sheet: sheet)
+        case .captions: WebVTT.captions(of: sheet)
         }
     }
 }
