@@ -88,7 +88,10 @@ extension DecodeContext {
         case (let at?, let on?):
             remember(path + ".at", at)
             remember(path + ".on", on)
-            error("\(path): expected either 'at:' or 'on:', found both (at: at line \(document[at].mark.line))", at: fields.keys["on"] ?? on)
+            let line = document[at].mark.line, here = location(fields.keys["on"] ?? on).line
+            error(
+                "\(path): expected either 'at:' (a time) or 'on:' (a phase kind), found both" + (line == here ? "" : " (the 'at:' is on line \(line))"),
+                at: fields.keys["on"] ?? on)
         case (nil, nil):
             error("\(path): expected 'at:' (a time) or 'on:' (a phase kind), found neither", at: node)
         }
