@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CAV", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]),
         /// libespeak-ng: the draft voice, which speaks a prompt's text before it is recorded.
         .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        /// One espeak-ng utterance per forked child, in C: libespeak-ng keeps state between utterances.
+        .target(name: "CSpeech", dependencies: ["CEspeak"]),
         /// libcrypto (OpenSSL): SHA-256 of files and recipes.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// O_TMPFILE and linkat, which Swift's Glibc module does not import.
@@ -47,7 +49,7 @@ let package = Package(
         /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
         .target(name: "DSP", dependencies: ["AudioCore"]),
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
-        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CEspeak", "CCrypto", "CPosix"]),
+        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CSpeech", "CCrypto", "CPosix"]),
         /// The render core: Sources (bed, cues, mix) → Stages (gain, limiter) → Sinks (encoder, meters), driven by Pipeline; Loudness; the Track story.
         .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars"]),
 

@@ -1,116 +1,78 @@
 import AudioCore
-import CEspeak
+import CSpeech
 import Foundation
 
 /// The draft voice: espeak-ng, through its C library, speaking a prompt's text (recipe-v1.1).
 ///
-/// libespeak-ng is one synthesizer per process (global state, not thread-safe), so every
-/// call goes through one lock, and the library is initialized once, in synchronous mode:
-/// `espeak_Synth` returns when the whole text is spoken, its samples handed to a callback.
-/// The same text, language and espeak-ng give the same samples on every run.
+/// libespeak-ng carries state from one utterance to the next (the same text comes out some
+/// samples longer and otherwise shaped after another text) and cannot be initialized twice in
+/// one process. So each utterance is spoken in a child process forked for it (`cadence_speak`,
+/// C only): it starts from the library's pristine state, and the same text, language and
+/// espeak-ng give the same samples whatever was spoken before, in any order, on any thread.
 public enum DraftVoice {
-    /// What the speech is: mono 16-bit samples at espeak-ng's own rate.
+    /// What espeak-ng said: mono samples at its own rate.
     public struct Speech: Sendable {
         public let samples: [Float]
         public let sampleRate: Int
     }
 
-    private static let lock = NSLock()
-    /// Set once under the lock: espeak-ng's output rate, or nil when it could not start.
-    nonisolated(unsafe) private static var state: (rate: Int?, reason: String)?
-    /// The samples of the text being spoken (filled by the callback, under the lock).
-    nonisolated(unsafe) private static var collected: [Int16] = []
-
     /// espeak-ng's version (`espeak_Info`), for fingerprints: another version speaks otherwise.
-    public static var version: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(cString: espeak_Info(nil))
+    public static var version: String { String(cString: cadence_speech_version()) }
+
+    /// Speaks `text` in `language` (an espeak-ng voice such as `en-us`); at most `maximumSeconds` of it.
+    public static func speak(_ text: String, language: String, maximumSeconds: Int) throws(AudioError) -> Speech {
+        var samples: UnsafeMutablePointer<Int16>?
+        var count = 0
+        var rate: Int32 = 0
+        // espeak-ng speaks at 22050 Hz; the limit is checked again at the output rate
+        let status = cadence_speak(text, language, maximumSeconds * 22050 + 1, &samples, &count, &rate)
+        defer { free(samples) }
+        try check(status, what: "speaking \(text.debugDescription) in '\(language)'")
+        guard let samples, rate > 0 else {
+            throw AudioError(file: "draft voice", operation: "espeak_Synth", reason: "espeak-ng gave no sound", kind: .software)
+        }
+        return Speech(samples: (0..<count).map { Float(samples[$0]) / 32768 }, sampleRate: Int(rate))
     }
 
-    /// Speaks `text` in `language` (an espeak-ng voice such as `en-us`).
-    public static func speak(_ text: String, language: String) throws(AudioError) -> Speech {
+    /// Every language name and voice identifier espeak-ng lists, lower-cased (`espeak_ListVoices`), once per process.
+    public static func languages() throws(AudioError) -> Set<String> {
         lock.lock()
         defer { lock.unlock() }
-        let rate = try start()
-        guard espeak_SetVoiceByName(language) == EE_OK else {
-            throw AudioError(
-                file: "draft voice", operation: "espeak_SetVoiceByName",
-                reason: "espeak-ng has no voice '\(language)' (known: \(knownLanguages().prefix(12).joined(separator: ", ")), …)", kind: .data)
+        if let known { return known }
+        var names: UnsafeMutablePointer<CChar>?
+        var size = 0
+        let status = cadence_voices(&names, &size)
+        defer { free(names) }
+        try check(status, what: "listing its voices")
+        var found = Set<String>()
+        if let names {
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(names).assumingMemoryBound(to: UInt8.self), count: size)
+            for part in bytes.split(separator: 0) { found.insert(String(decoding: part, as: UTF8.self)) }
         }
-        collected = []
-        let bytes = Array(text.utf8) + [0]
-        let result = bytes.withUnsafeBufferPointer { p in
-            espeak_Synth(p.baseAddress, p.count, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, nil)
-        }
-        guard result == EE_OK, espeak_Synchronize() == EE_OK else {
-            throw AudioError(file: "draft voice", operation: "espeak_Synth", reason: "espeak-ng failed (error \(result.rawValue))", kind: .software)
-        }
-        let samples = collected.map { Float($0) / 32768 }
-        collected = []
-        return Speech(samples: samples, sampleRate: rate)
+        known = found
+        return found
     }
 
-    /// Whether espeak-ng has a voice for `language`: a voice's identifier (`gmw/en-US`) or one of
-    /// its languages (`en-us`), case-insensitively.
-    public static func knows(_ language: String) throws(AudioError) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        _ = try start()
-        return knownLanguages().contains(language.lowercased())
-    }
-
-    /// A few of the languages espeak-ng speaks, for messages.
+    /// A few common languages espeak-ng speaks, for messages.
     public static func someLanguages() -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        guard (try? start()) != nil else { return [] }
-        let common = ["en-us", "en-gb", "de", "fr", "es", "it", "nl", "pt", "sv", "ja"]
-        let known = Set(knownLanguages())
-        return common.filter(known.contains)
+        let known = (try? languages()) ?? []
+        return ["en-us", "en-gb", "de", "fr", "es", "it", "nl", "pt", "sv", "ja"].filter(known.contains)
     }
 
-    /// Every language name and voice identifier espeak-ng lists, lower-cased (`espeak_ListVoices`).
-    private static func knownLanguages() -> [String] {
-        guard let list = espeak_ListVoices(nil) else { return [] }
-        var names: [String] = []
-        var index = 0
-        while let voice = list[index] {
-            index += 1
-            if let identifier = voice.pointee.identifier {
-                let id = String(cString: identifier).lowercased()
-                names.append(id)
-                if let slash = id.lastIndex(of: "/") { names.append(String(id[id.index(after: slash)...])) }
-            }
-            // languages: a priority byte, a name, a zero byte; repeated, then one more zero byte
-            guard var p = voice.pointee.languages else { continue }
-            while p.pointee != 0 {
-                p += 1
-                let name = String(cString: p).lowercased()
-                names.append(name)
-                p += name.utf8.count + 1
-            }
-        }
-        return names
-    }
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var known: Set<String>?
 
-    /// Initializes espeak-ng once (under the lock); its output rate.
-    private static func start() throws(AudioError) -> Int {
-        if state == nil {
-            let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
-            if rate > 0 {
-                espeak_SetSynthCallback { wav, count, _ in
-                    if let wav, count > 0 { DraftVoice.collected.append(contentsOf: UnsafeBufferPointer(start: wav, count: Int(count))) }
-                    return 0
-                }
-                state = (Int(rate), "")
-            } else {
-                state = (nil, "espeak_Initialize failed: is espeak-ng-data installed (Debian: libespeak-ng1)?")
-            }
+    private static func check(_ status: Int32, what: String) throws(AudioError) {
+        let reason: String
+        switch UInt32(status) {
+        case CADENCE_SPEECH_OK.rawValue: return
+        case CADENCE_SPEECH_NO_DATA.rawValue: reason = "espeak_Initialize failed: is espeak-ng-data installed (Debian: libespeak-ng1)?"
+        case CADENCE_SPEECH_NO_VOICE.rawValue: reason = "espeak-ng has no such voice"
+        case CADENCE_SPEECH_TOO_LONG.rawValue:
+            throw AudioError(file: "draft voice", operation: "espeak_Synth", reason: "the speech is too long", kind: .data)
+        case CADENCE_SPEECH_SYSTEM.rawValue: reason = "cannot start the speech process: \(String(cString: strerror(errno)))"
+        default: reason = "espeak-ng failed (status \(status))"
         }
-        guard let rate = state?.rate else {
-            throw AudioError(file: "draft voice", operation: "espeak_Initialize", reason: state?.reason ?? "", kind: .software)
-        }
-        return rate
+        throw AudioError(file: "draft voice", operation: what, reason: reason, kind: .software)
     }
 }

@@ -206,4 +206,74 @@ struct VoiceTests {
         #expect(sheetA.jsonText().replacingOccurrences(of: "a.flac", with: "a.flac") == text)
         #expect(text.contains("\"version\": 1.1,"))
     }
+
+    @Test("draft prompts are spoken by espeak-ng at the output rate, the same on every run, and captioned like recorded ones")
+    func draftsAndCaptions() throws {
+        let folder = try Self.folder("voice-draft")
+        let recipe = try folder.write(
+            """
+            id: voice-draft
+            duration: 30s
+            pattern: box
+            intro: 4s
+            cues: none
+            voice:
+              level: -20 LUFS
+              prompts:
+                - { at: 0.5s, text: "Welcome. Sit comfortably." }
+                - { on: exhale, cycles: 1, file: voice/loud.wav, text: "Breathe <out> & rest" }
+            output: { sample_rate: 22050, channels: 1, bit_depth: 32f, loudness: off, sidecars: [captions] }
+            """, to: "recipes/voice-draft.yml")
+        let (a, sheet) = try renderInProcess(recipe, to: folder.file("a.wav"))
+        let (b, _) = try renderInProcess(recipe, to: folder.file("b.wav"))
+        #expect(try sha256(ofFile: a.audioPath) == (try sha256(ofFile: b.audioPath)), "a draft must sound the same on every run")
+        let voice = try #require(sheet.voice)
+        #expect(voice.map(\.draft) == [true, false] && voice[0].file == nil)
+        // a sentence of speech: more than half a second, and at the level asked for
+        #expect(voice[0].lengthFrames > 11025 && voice[0].lengthFrames < 22050 * 10, "\(voice[0].lengthFrames) frames")
+        let audio = try readAudio(a.audioPath)
+        #expect(audio.peak(0..<Int(voice[0].frame)) == 0)
+        let span = Array(audio.samples[Int(voice[0].frame)..<Int(voice[0].endFrame)])
+        let meter = try LoudnessMeter(channels: 1, sampleRate: 22050, truePeak: false)
+        try span.withUnsafeBufferPointer { try meter.add($0, frames: span.count) }
+        #expect(abs(meter.integratedLoudness() + 20) < 0.3, "draft at \(meter.integratedLoudness()) LUFS, asked -20")
+
+        // captions: one cue per prompt, from its first frame to its end, to the millisecond, text escaped
+        let captions = try String(contentsOfFile: folder.file("a.captions.vtt"), encoding: .utf8)
+        #expect(a.sidecarPaths == [folder.file("a.captions.vtt")])
+        func clock(_ frame: Int64) -> String {
+            let ms = (frame * 1000 * 2 + 22050) / (2 * 22050)
+            return String(format: "%02lld:%02lld:%02lld.%03lld", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+        }
+        for prompt in voice {
+            #expect(captions.contains("prompt-\(prompt.index)\n\(clock(prompt.frame)) --> \(clock(prompt.endFrame))\n"), "\(captions)")
+        }
+        #expect(captions.hasPrefix("WEBVTT"))
+        #expect(captions.contains("\nWelcome. Sit comfortably.\n") && captions.contains("\nBreathe &lt;out&gt; &amp; rest\n"), "\(captions)")
+    }
+
+    @Test("render --no-drafts refuses a recipe with a draft prompt (65, at each draft) and renders one without")
+    func noDrafts() throws {
+        let folder = try Self.folder("voice-nodrafts")
+        let draft = try folder.write(
+            """
+            id: drafty
+            duration: 20s
+            pattern: box
+            voice:
+              prompts:
+                - { at: 1s, text: "Hello" }
+                - { at: 5s, file: voice/tone.wav }
+                - { at: 9s, text: "Goodbye" }
+            """, to: "recipes/drafty.yml")
+        let refused = try runRender([draft, "-o", folder.file("x.flac"), "--no-drafts"])
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderr.contains("drafty.yml:6:7: error: voice.prompts.0") && refused.stderr.contains("drafty.yml:8:7: error: voice.prompts.2"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("voice.prompts.1"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.flac")))
+        let catalog = try runRender([folder.file("recipes"), "-o", folder.file("dist"), "--no-drafts"])
+        #expect(catalog.status == 65 && !FileManager.default.fileExists(atPath: folder.file("dist/catalog.json")), "\(catalog)")
+        let drafts = try runRender([draft, "-o", folder.file("x.flac")])
+        #expect(drafts.status == 0, "\(drafts)")
+    }
 }

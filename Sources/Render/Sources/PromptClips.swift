@@ -95,9 +95,15 @@ struct PromptClips {
     ) throws(Diagnostic) -> [Float] {
         let mono: [Float]
         do {
-            let speech = try DraftVoice.speak(text, language: language)
+            let speech = try DraftVoice.speak(text, language: language, maximumSeconds: RecipeLimits.maxPromptSeconds)
             mono = try SampleRateConverter.convert(speech.samples, channels: 1, from: speech.sampleRate, to: rate, name: "the draft voice")
         } catch {
+            if error.kind == .data {
+                throw Diagnostic(
+                    "\(key): spoken by the draft voice it lasts over the \(RecipeLimits.maxPromptSeconds) s a prompt may last "
+                        + "(expected a shorter text; split it into two prompts)",
+                    at: recipe.location(of: key), kind: .data)
+            }
             throw Diagnostic("\(key): the draft voice: \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: error.kind)
         }
         let seconds = mono.count / rate

@@ -123,7 +123,7 @@ struct VoicePrompts {
     static func unknownDraftVoice(_ voice: Voice, recipe: Recipe) -> Diagnostic? {
         let location = recipe.location(of: "voice.draft_voice")
         do {
-            if try DraftVoice.knows(voice.draftVoice) { return nil }
+            if try DraftVoice.languages().contains(voice.draftVoice.lowercased()) { return nil }
         } catch {
             return Diagnostic("voice.draft_voice: the draft voice cannot start: \(error.reason)", at: location, kind: .software)
         }
