@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate every file under assets/ from scratch, deterministically.
 
-    python3 scripts/make-assets.py            # writes assets/beds, assets/cues, assets/voice
+    python3 scripts/make-assets.py            # writes assets/beds, assets/cues, assets/voice (clips and transcripts)
     python3 scripts/make-assets.py --check    # also prints what soxi reads back
 
 Needs:
@@ -512,6 +512,9 @@ def make_voice(path, text, seed):
     x = x[first:min(len(x), last + tail)]
     fade_edges(x, sr, fade_out=0.06)
     write_wav16(path, normalize([x]), sr, seed)
+    # the transcript beside the clip: what a recipe's `text:` for it says
+    with open(os.path.splitext(path)[0] + ".txt", "w", encoding="utf-8") as f:
+        f.write(text + "\n")
 
 
 # ---------------------------------------------------------------- main
@@ -526,6 +529,10 @@ JOBS = [
     ("voice/breathe-in.wav", lambda p: make_voice(p, "Breathe in.", 7701)),
     ("voice/breathe-out.wav", lambda p: make_voice(p, "Breathe out.", 7702)),
     ("voice/hold.wav", lambda p: make_voice(p, "Hold.", 7703)),
+    ("voice/welcome.wav", lambda p: make_voice(p, "Welcome. Settle in, and let your shoulders drop.", 7704)),
+    ("voice/sleep-closing.wav", lambda p: make_voice(p, "Let the breath find its own pace now. Sleep well.", 7705)),
+    ("voice/safe.wav", lambda p: make_voice(p, "You are safe here. Let's slow the breath down together.", 7706)),
+    ("voice/closing.wav", lambda p: make_voice(p, "Notice how you feel. When you are ready, open your eyes.", 7707)),
 ]
 
 
