@@ -14,6 +14,7 @@ import json
 import os
 import re
 import sys
+from fractions import Fraction
 
 
 def dump(schema, path):
@@ -89,6 +90,32 @@ WHOLE_TEXT = r"^-?[0-9]+$"
 HARMONIC_COUNT_TEXT = r"^(?:0*(?:[0-9]|1[0-6])|-0+)$"
 
 
+def ci(word):
+    """A word in any case: `wcag` → [wW][cC][aA][gG] (ECMA-262 patterns have no scoped (?i))."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else re.escape(c) for c in word)
+
+
+# voice.level: -40 to -10 LUFS, or off
+VOICE_MAG = r"(?:0*[1-3][0-9](?:\.[0-9]*)?|0*40(?:\.0*)?)"
+VOICE_LEVEL = rf"^{W}(?:-{VOICE_MAG}{W}(?:{ci('lufs')}|{ci('lkfs')})?|{ci('off')}){W}$"
+# voice.duck: 0 to 40 dB (+0 and -0 included), or wcag
+DUCK_MAG = r"(?:0*[1-3]?[0-9](?:\.[0-9]*)?|0*40(?:\.0*)?|\.[0-9]+)"
+DUCK = rf"^{W}(?:(?:\+?{DUCK_MAG}|-{TP_ZERO}){W}(?:[dD][bB])?|{ci('wcag')}){W}$"
+# a prompt's at: a duration, or an anchor with an optional signed duration
+DURATION_BODY = rf"(?:{BARE}|{CLOCK}|{UNIT_SUM})"
+SEGMENT_NUMBER = r"(?=[0-9]{1,6}(?![0-9]))0*[1-9][0-9]*"
+ANCHOR = rf"(?:{ci('intro')}|{ci('practice')}|{ci('outro')}|{ci('end')}|{ci('segment')}{W}{SEGMENT_NUMBER})"
+PROMPT_TIME = rf"^{W}(?:{DURATION_BODY}|{ANCHOR}{W}(?:[+-]{W}{DURATION_BODY})?){W}$"
+# cycles: 3 or 1-3 (from 1, at most 100000, at most 6 digits each)
+CYCLE_NUMBER = r"(?=[0-9]{1,6}(?![0-9]))0*(?:[1-9][0-9]{0,4}|100000)"
+CYCLE_RANGE = rf"^{W}{CYCLE_NUMBER}{W}(?:-{W}{CYCLE_NUMBER}{W})?$"
+SEGMENT_TEXT = r"^0*(?:[1-9][0-9]{0,2}|1000)$"
+# a prompt's words: not only spaces, no control character (Unicode Cc) nor line or paragraph separator
+PROMPT_TEXT = r"^(?=.*[^ \t])[^\x00-\x1f\x7f-\x9f\u2028\u2029]+$"
+# draft_voice: an espeak-ng voice name, 2 to 32 letters, digits and '-', from a letter
+DRAFT_VOICE = r"^[A-Za-z][A-Za-z0-9-]{1,31}$"
+
+
 def gt_int(k):
     """Digit strings without leading zeros whose value is above the whole number k."""
     ks = str(k)
@@ -117,41 +144,88 @@ def at_least(k):
     return rf"(?:0*{gt_int(k - 1)}(?:\.[0-9]*)?)"
 
 
-def over(limit):
-    """Finds, anywhere in a well-formed duration, one field or unit that alone exceeds `limit` seconds."""
+def fraction_above(threshold):
+    """The digits after the point of a fraction whose value is above `threshold` (0 < threshold < 1).
+
+    The threshold's decimal expansion must end or end in one repeated digit (1/60 = 0.01666…,
+    5/60 = 0.08333…, 5/3600 = 0.0013888…), which holds for every limit this schema uses.
+    """
+    digits, remainders = [], {}
+    rest = threshold
+    while rest and rest not in remainders:
+        remainders[rest] = len(digits)
+        rest *= 10
+        digits.append(int(rest))
+        rest -= int(rest)
+    if rest:
+        start = remainders[rest]
+        assert len(digits) - start == 1, f"{threshold}: the expansion repeats more than one digit"
+        prefix, repeat = "".join(map(str, digits[:start])), digits[start]
+    else:
+        prefix, repeat = "".join(map(str, digits)), None
+    alts = []
+    for i, ch in enumerate(prefix):
+        low = int(ch) + 1
+        if low <= 9:
+            alts.append(prefix[:i] + (f"[{low}-9]" if low < 9 else "9"))
+    if repeat is None:
+        alts.append(prefix + "[0-9]*[1-9]")
+    elif repeat < 9:
+        low = repeat + 1
+        alts.append(prefix + f"{repeat}*" + (f"[{low}-9]" if low < 9 else "9"))
+    return "(?:" + "|".join(alts) + ")[0-9]*"
+
+
+def over(limit, start="^"):
+    """Finds, anywhere in a well-formed duration, one field or unit that alone exceeds `limit` seconds.
+
+    `start` is what comes before a bare number or a clock: the text's start, or (in a prompt
+    time's offset) its sign.
+    """
     parts = []
-    for unit, seconds, spelled in (("h", 3600, "[hH]"), ("m", 60, "[mM](?![sS])"), ("s", 1, "[sS]"), ("ms", 0.001, "[mM][sS]")):
-        threshold = limit / seconds
+    for unit, seconds, spelled in (("h", 3600, "[hH]"), ("m", 60, "[mM](?![sS])"), ("s", 1, "[sS]"), ("ms", Fraction(1, 1000), "[mM][sS]")):
+        threshold = Fraction(limit) / seconds
         number = above(int(threshold)) if threshold == int(threshold) else at_least(int(threshold) + 1)
         parts.append(rf"(?:^|[^0-9.]){number}{W}{spelled}")
-        if unit == "h" and limit == 60:
-            # a fraction of an hour above 1/60 = 0.01666…: 0.1…, 0.02…, 0.0167…
-            parts.append(rf"(?:^|[^0-9.])0*\.(?:[1-9]|0[2-9]|016*[7-9])[0-9]*{W}{spelled}")
+        if threshold < 1:
+            # a fraction of the unit above the limit: 0.1h, 0.02h, 0.0167h for 60 s
+            parts.append(rf"(?:^|[^0-9.])0*\.{fraction_above(threshold)}{W}{spelled}")
         if threshold == int(threshold) and threshold >= 1 and unit != "ms":
             # exactly the limit in this unit, and anything more after it
             parts.append(rf"(?:^|[^0-9.])0*{int(threshold)}(?:\.0*)?{W}{spelled}(?=.*[1-9])")
-    parts.append(rf"^{W}{above(limit)}{W}$")  # a bare number of seconds
+    parts.append(rf"{start}{W}{above(limit)}{W}$")  # a bare number of seconds
     # m:ss and h:mm:ss, read by their leading fields
-    minutes = limit / 60
+    minutes = Fraction(limit, 60)
     if minutes == int(minutes):
-        parts.append(rf"^{W}{above(int(minutes))}:[0-9.]+{W}$")
-        parts.append(rf"^{W}0*{int(minutes)}:(?=[0-9.]*[1-9])[0-9.]+{W}$")
-    hours = limit / 3600
+        parts.append(rf"{start}{W}{above(int(minutes))}:[0-9.]+{W}$")
+        parts.append(rf"{start}{W}0*{int(minutes)}:(?=[0-9.]*[1-9])[0-9.]+{W}$")
+    elif minutes < 1:
+        # under a minute: any minute is over, and so are seconds above the limit
+        parts.append(rf"{start}{W}{at_least(1)}:[0-9.]+{W}$")
+        parts.append(rf"{start}{W}0*:{above(limit)}{W}$")
+    hours = Fraction(limit, 3600)
     if hours == int(hours):
-        parts.append(rf"^{W}{above(int(hours))}:[0-9]+:")
-        parts.append(rf"^{W}0*{int(hours)}:(?=[0-9]+:)(?=[0-9:.]*[1-9])")
+        parts.append(rf"{start}{W}{above(int(hours))}:[0-9]+:")
+        parts.append(rf"{start}{W}0*{int(hours)}:(?=[0-9]+:)(?=[0-9:.]*[1-9])")
     else:
-        parts.append(rf"^{W}{at_least(int(hours) + 1)}:[0-9]+:")
+        parts.append(rf"{start}{W}{at_least(int(hours) + 1)}:[0-9]+:")
         if minutes == int(minutes):
-            parts.append(rf"^{W}0+:{above(int(minutes))}:")
-            parts.append(rf"^{W}0+:0*{int(minutes)}:(?=[0-9.]*[1-9])")
+            parts.append(rf"{start}{W}0+:{above(int(minutes))}:")
+            parts.append(rf"{start}{W}0+:0*{int(minutes)}:(?=[0-9.]*[1-9])")
+        elif minutes < 1:
+            parts.append(rf"{start}{W}0+:{at_least(1)}:")
+            parts.append(rf"{start}{W}0+:0+:{above(limit)}{W}$")
     return "|".join(parts)
 
 
 OVER_DAY = over(86400)
 OVER_MINUTE = over(60)
+OVER_DUCK_RAMP = over(5)
+# in a prompt time the offset follows its sign: 'end - 25h'
+OVER_DAY_OFFSET = over(86400, start=r"(?:^|[+-])")
 
 QUOTED = " Quoted text is read like the same value written plain."
+SIDECARS = ["vtt", "chapters", "waveform", "captions"]
 
 
 def ref(name, description, **extra):
@@ -284,6 +358,14 @@ recipe = {
             ),
             "anyOf": [{"const": "none"}, {"$ref": "#/$defs/cues"}],
         },
+        "voice": {
+            "$ref": "#/$defs/voice",
+            "description": (
+                "Spoken prompts over the track (recipe-v1.1 § Voice prompts): each placed at a time or on every "
+                "phase of a kind, from a recorded clip or spoken by the draft voice, levelled to 'level', with the "
+                "bed ducked under it. Cue sheets of recipes with voice are version 1.1."
+            ),
+        },
         "output": {"$ref": "#/$defs/output", "description": "Sample rate, channels, format, bit depth and loudness of the file."},
     },
     "allOf": [
@@ -296,7 +378,18 @@ recipe = {
                             "description": f"Cue names for pattern '{name}': its kinds, start and end.",
                             "enum": kinds + ["start", "end"],
                         }
-                    }
+                    },
+                    "voice": {
+                        "properties": {
+                            "prompts": {
+                                "items": {
+                                    "properties": {
+                                        "on": {"description": f"A phase kind of pattern '{name}'.", "enum": kinds}
+                                    }
+                                }
+                            }
+                        }
+                    },
                 }
             },
         }
@@ -629,15 +722,16 @@ recipe = {
                     "examples": ["128k", "96 kbps"],
                 },
                 "sidecars": {
-                    "title": "a list of sidecar files from vtt, chapters, waveform, like [vtt, chapters]",
+                    "title": "a list of sidecar files from vtt, chapters, waveform, captions, like [vtt, chapters]",
                     "description": (
-                        "Extra files written beside the audio: vtt (WebVTT captions of the phases), chapters "
-                        "(Podcasting 2.0 chapters JSON), waveform (a waveform picture). A list like [vtt, chapters], "
-                        "or the same names as one comma-separated text. Default: none."
+                        "Extra files written beside the audio: vtt (WebVTT captions of the phases, <stem>.vtt), chapters "
+                        "(Podcasting 2.0 chapters JSON, <stem>.chapters.json), waveform (a waveform picture, <stem>.svg), "
+                        "captions (WebVTT captions of the voice prompts' text, <stem>.captions.vtt). A list like "
+                        "[vtt, chapters], or the same names as one comma-separated text. Default: none."
                     ),
                     "anyOf": [
-                        {"type": "array", "items": {"enum": ["vtt", "chapters", "waveform"]}},
-                        {"type": "string", "pattern": "^,*(?: *(?:vtt|chapters|waveform) *(?:,+|$))*$"},
+                        {"type": "array", "items": {"enum": SIDECARS}},
+                        {"type": "string", "pattern": f"^,*(?: *(?:{'|'.join(SIDECARS)}) *(?:,+|$))*$"},
                     ],
                     "default": [],
                     "examples": [["vtt", "chapters"]],
@@ -658,6 +752,185 @@ recipe = {
                     "bit_depth": {"description": "flac, caf and alac store integer samples only: 16 or 24.", "not": {"const": "32f"}}
                 }
             },
+        },
+        "voice": {
+            "title": "a mapping with 'prompts:' (and level, duck, …)",
+            "description": "The voice prompts, their level, and how the bed ducks under them.",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["prompts"],
+            "properties": {
+                "level": {
+                    "$comment": "The pattern holds the range -40 to -10 and takes off in any case.",
+                    "title": "a loudness from -40 to -10 LUFS like -18 LUFS, or off",
+                    "description": (
+                        "Each prompt clip's integrated loudness (ITU-R BS.1770; a clip under 400 ms: its K-weighted "
+                        "mean square) is measured as it will be mixed and the clip gained to this, -40 to -10 LUFS; "
+                        "off: as recorded. Then 'gain' applies."
+                    ),
+                    "anyOf": [
+                        {"type": "number", "minimum": -40, "maximum": -10},
+                        {"type": "string", "maxLength": 64, "pattern": VOICE_LEVEL},
+                    ],
+                    "default": "-18 LUFS",
+                    "examples": ["-18 LUFS", "off"],
+                },
+                "gain": ref("gain", "Then this gain on every prompt.", default="0 dB", examples=["-3 dB"]),
+                "duck": {
+                    "$comment": "The pattern holds the range 0 to 40 (+0 and -0 included) and takes wcag in any case.",
+                    "title": "a depth from 0 to 40 dB like 12 dB, or wcag",
+                    "description": (
+                        "How far the bed (every layer; never cues or other prompts) drops under each prompt, 0 to 40 dB "
+                        "(0 dB: no ducking); wcag: per prompt, so that the bed under it is at least 20 dB below the "
+                        "prompt (WCAG 2.2 G56), never less than 12 dB. The depth used is in the cue sheet (duck_db)."
+                    ),
+                    "anyOf": [
+                        {"type": "number", "minimum": 0, "maximum": 40},
+                        {"type": "string", "maxLength": 64, "pattern": DUCK},
+                    ],
+                    "default": "12 dB",
+                    "examples": ["12 dB", "wcag", "0 dB"],
+                },
+                "attack": ref(
+                    "duckRamp",
+                    "The bed ramps down (raised cosine) over this time, ending at the prompt's first frame; 0 to 5 s.",
+                    default="300ms",
+                    examples=["300ms", "1s"],
+                ),
+                "release": ref(
+                    "duckRamp",
+                    "And back up over this time, starting after the prompt's last frame; 0 to 5 s.",
+                    default="700ms",
+                    examples=["700ms", "1.5s"],
+                ),
+                "draft_voice": {
+                    "$comment": "Whether espeak-ng has the voice is left to the renderer (render --check asks it).",
+                    "title": "a language like en-us, en-gb, de, fr or es",
+                    "description": (
+                        "The draft voice's language (an espeak-ng voice: en-us, en-gb, de, fr, es, …): it speaks the "
+                        "prompts that have 'text:' and no 'file:', so a script can be heard before it is recorded. "
+                        "render --no-drafts refuses a recipe that still has such a prompt."
+                    ),
+                    "type": "string",
+                    "pattern": DRAFT_VOICE,
+                    "default": "en-us",
+                    "examples": ["en-us", "en-gb", "de"],
+                },
+                "prompts": {
+                    "description": (
+                        "The prompts (1 to 1000), each placed with 'at:' or 'on:' and given a 'file:', a 'text:' or "
+                        "both. Prompts must not sound at the same time, nor start before the file or run past its end."
+                    ),
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 1000,
+                    "items": {"$ref": "#/$defs/prompt"},
+                    "examples": [[{"at": "3s", "file": "voice/welcome.wav", "text": "Welcome. Sit comfortably."}]],
+                },
+            },
+        },
+        "prompt": {
+            "$comment": "Cycles that do not exist, a segment the recipe lacks, a time outside the file and overlaps are left to the renderer.",
+            "title": "a prompt mapping with 'at:' or 'on:', and 'file:' or 'text:'",
+            "description": (
+                "One prompt: exactly one of 'at:' (a time) and 'on:' (a phase kind, with optional 'cycles:' and "
+                "'segment:'), and 'file:' (a recorded clip), 'text:' (its words; alone, spoken by the draft voice) "
+                "or both."
+            ),
+            "type": "object",
+            "additionalProperties": False,
+            "oneOf": [{"required": ["at"]}, {"required": ["on"]}],
+            "anyOf": [{"required": ["file"]}, {"required": ["text"]}],
+            "dependentRequired": {"cycles": ["on"], "segment": ["on"]},
+            "properties": {
+                "at": ref(
+                    "promptTime",
+                    "Where the prompt starts: a time from the file's start, or an anchor (intro, practice, outro, "
+                    "segment N, end) and an optional offset. Frame floor(T × sample_rate + 1/2) of the exact time T.",
+                    examples=["3s", "practice - 2s", "end - 20s", "segment 2 + 5s"],
+                ),
+                "on": {
+                    "title": "a phase kind like inhale or exhale",
+                    "description": (
+                        "The prompt starts at the first frame of every phase of this kind (a kind of the pattern) in "
+                        "the chosen cycles."
+                    ),
+                    "type": "string",
+                    "pattern": KIND,
+                    "examples": ["inhale", "exhale"],
+                },
+                "cycles": {
+                    "$comment": "A range that runs backwards (3-1) is left to the renderer.",
+                    "title": "a cycle number from 1, a range like 1-3, or a list like [1, 2, 10-12]",
+                    "description": (
+                        "With 'on:': the cycles it sounds in, counted from 1 within each segment: 3, 1-3 or a list "
+                        "like [1, 2, 10-12]. Default: every cycle." + QUOTED
+                    ),
+                    "anyOf": [
+                        {"$ref": "#/$defs/cycleRange"},
+                        {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/cycleRange"}},
+                    ],
+                    "examples": ["1-3", [1, 2, "10-12"]],
+                },
+                "segment": {
+                    "title": "a segment number from 1",
+                    "description": "With 'on:': only in this program segment, counted from 1 (a recipe without a program has one)." + QUOTED,
+                    "anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000}, {"type": "string", "pattern": SEGMENT_TEXT}],
+                    "examples": [1],
+                },
+                "file": ref(
+                    "assetPath",
+                    "The recorded clip, read like a cue file (any libsndfile format, resampled, never looped), at most 60 s.",
+                    examples=["voice/welcome.wav"],
+                ),
+                "text": {
+                    "$comment": "maxLength counts characters; the renderer's limit is 1024 bytes of UTF-8 (RecipeLimits.maxPromptTextBytes).",
+                    "title": "the words the prompt says: at most 1024 bytes on one line",
+                    "description": (
+                        "What the prompt says, for the cue sheet and the captions sidecar: at most 1024 bytes of "
+                        "UTF-8, not only spaces, without line breaks, tabs or other control characters. Without "
+                        "'file:' the draft voice speaks it."
+                    ),
+                    "type": ["string", "number", "boolean"],
+                    "minLength": 1,
+                    "maxLength": 1024,
+                    "pattern": PROMPT_TEXT,
+                    "examples": ["Welcome. Sit comfortably."],
+                },
+            },
+        },
+        "promptTime": {
+            "$comment": (
+                "pattern: Units.promptTime's grammar, anchors in any case. not: one field or unit of the time or "
+                "the offset that alone exceeds 24 h."
+            ),
+            "title": "a time like 3s, or an anchor and offset like 'practice - 2s' or 'end - 20s'",
+            "description": (
+                "A duration from the file's start (3s, 1:30), or intro, practice, outro (that section's start), "
+                "'segment N' (program segment N's start, from 1) or end (the file's end), optionally followed by "
+                "'+ 5s' or '- 2s' (any duration up to 24 h). An anchor stands for its exact time."
+            ),
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 86400},
+                {"type": "string", "maxLength": 64, "pattern": PROMPT_TIME, "not": {"pattern": OVER_DAY_OFFSET}},
+            ],
+        },
+        "cycleRange": {
+            "title": "a cycle number from 1 or a range like 1-3",
+            "description": "A cycle number (from 1, at most 100000) or an inclusive range of them like 1-3.",
+            "anyOf": [
+                {"type": "integer", "minimum": 1, "maximum": 100000},
+                {"type": "string", "pattern": CYCLE_RANGE},
+            ],
+        },
+        "duckRamp": {
+            "$comment": "As duration; not: one field or unit that alone exceeds 5 s (6s, 0.1m, 0:06). Other sums over 5 s (3s 2500ms) are left to the renderer.",
+            "title": "a length from 0 to 5 s like 300ms",
+            "description": "A length of time from 0 to 5 s, written like any duration: 300ms, 0.7s, 1.5, 0:02.",
+            "anyOf": [
+                {"type": "number", "minimum": 0, "maximum": 5},
+                {"type": "string", "maxLength": 64, "pattern": DURATION, "not": {"pattern": OVER_DUCK_RAMP}},
+            ],
         },
         "loudness": {
             "$comment": "The pattern holds the range -5 to -70 and takes off in any case.",
@@ -696,11 +969,12 @@ cues = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cadence.invalid/schema/cues.schema.json",
     "$comment": GENERATED,
-    "title": "Cadence cue sheet (cues-v1)",
+    "title": "Cadence cue sheet (cues-v1, cues-v1.1)",
     "description": (
         "The JSON beside every rendered track (out.flac → out.cues.json): its phases in frames, so a player shows "
         "the phase at the audio's own playback position. Frames are the truth; seconds are frame / sample_rate. "
-        "Version 1 may gain keys: a reader ignores keys it does not know, so every object here allows more."
+        "Version 1 may gain keys: a reader ignores keys it does not know, so every object here allows more. "
+        "Version 1.1 adds the voice prompts, and segment, name and length to sections and phases."
     ),
     "type": "object",
     "additionalProperties": True,
@@ -708,8 +982,9 @@ cues = {
     "properties": {
         "format": d("Always session-cues.", {"const": "session-cues"}),
         "version": d(
-            "The cue sheet version: 1 (a 1.x minor may add keys; readers ignore keys they do not know). "
-            "Removing a key or changing its meaning needs version 2.",
+            "The cue sheet version: 1, or 1.1 for a sheet with cues-v1.1 keys (a recipe with voice prompts); a "
+            "1.x minor may add keys, and readers ignore keys they do not know. Removing a key or changing its "
+            "meaning needs version 2.",
             {"type": "number", "minimum": 1, "exclusiveMaximum": 2},
         ),
         "id": d(
@@ -784,6 +1059,11 @@ cues = {
                 "required": ["kind", "start_frame", "end_frame", "start", "end"],
                 "properties": {
                     "kind": d("Which section.", {"enum": ["intro", "practice", "outro"]}),
+                    "segment": d(
+                        "cues-v1.1, practice sections: the program segment, from 0 (0 for a recipe without a program).",
+                        {"type": "integer", "minimum": 0},
+                    ),
+                    "name": d("cues-v1.1, practice sections: the segment's name (its label, or the pattern's name).", {"type": "string"}),
                     "start_frame": d("First frame of the section.", FRAME),
                     "end_frame": d("The frame after the section's last one.", FRAME),
                     "start": d("start_frame / sample_rate, in seconds.", SECONDS),
@@ -801,9 +1081,14 @@ cues = {
                 "required": ["index", "cycle", "kind", "label", "start_frame", "end_frame", "start", "end"],
                 "properties": {
                     "index": d("Position in this list, from 0.", {"type": "integer", "minimum": 0}),
+                    "segment": d("cues-v1.1: the program segment the phase belongs to, from 0.", {"type": "integer", "minimum": 0}),
                     "cycle": d("Which cycle the phase belongs to, from 0.", {"type": "integer", "minimum": 0}),
                     "kind": d("The phase kind.", {"type": "string", "pattern": KIND}),
                     "label": d("Shown to the listener.", {"type": "string"}),
+                    "length": d(
+                        "cues-v1.1: the phase's own exact length in seconds (with a ramp it differs from pattern.phases).",
+                        {"type": "number", "exclusiveMinimum": 0},
+                    ),
                     "start_frame": d("First frame of the phase.", FRAME),
                     "end_frame": d("The frame after the phase's last one.", FRAME),
                     "start": d("start_frame / sample_rate, in seconds.", SECONDS),
@@ -824,6 +1109,37 @@ cues = {
                     "frame": d("The frame it starts at.", FRAME),
                     "length_frames": d("How many frames it sounds (cut at the end of the file).", FRAME),
                     "time": d("frame / sample_rate, in seconds.", SECONDS),
+                },
+            },
+        },
+        "voice": {
+            "description": (
+                "cues-v1.1: every voice prompt in frame order, not overlapping; left out when the recipe has no "
+                "voice. The captions sidecar holds one cue per prompt with its text."
+            ),
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": True,
+                "required": ["index", "draft", "frame", "length_frames", "time", "duck_db"],
+                "properties": {
+                    "index": d("Position in this list, from 0 (frame order).", {"type": "integer", "minimum": 0}),
+                    "text": d("What the prompt says; null for a clip given without words.", {"type": ["string", "null"]}),
+                    "file": d(
+                        "The clip's path in the assets folder; null for a draft (spoken by the draft voice).",
+                        {"type": ["string", "null"]},
+                    ),
+                    "draft": d(
+                        "true: spoken by the draft voice (no recorded clip yet); render --no-drafts refuses such a recipe.",
+                        {"type": "boolean"},
+                    ),
+                    "phase": d(
+                        "Index of the phase it is placed on; only for prompts placed with 'on:'.", {"type": "integer", "minimum": 0}
+                    ),
+                    "frame": d("Its first frame.", FRAME),
+                    "length_frames": d("How many frames it sounds (the caption ends at frame + length_frames).", {"type": "integer", "minimum": 1}),
+                    "time": d("frame / sample_rate, in seconds.", SECONDS),
+                    "duck_db": d("How far the bed is lowered under it, in dB (0: not at all).", {"type": "number", "minimum": 0}),
                 },
             },
         },

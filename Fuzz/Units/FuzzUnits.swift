@@ -5,16 +5,21 @@ import Recipe
 // Fuzzing build (scripts/fuzz.sh: -sanitize=fuzzer -DFUZZING): libFuzzer's own `main` calls
 // `LLVMFuzzerTestOneInput`. Ordinary build: this `main` replays the files named on the command line.
 //
-/// `fuzz-units`: one string (the input as UTF-8, invalid bytes replaced) through every value parser of recipe-v1.
+/// `fuzz-units`: one string (the input as UTF-8, invalid bytes replaced) through every value parser of recipe-v1
+/// and of recipe-v1.1's voice prompts.
 ///
-/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak` and `bitrate` must return a value or a
-/// reason for any text; never crash. Checked:
+/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak`, `bitrate`, `promptTime`, `voiceLevel` and
+/// `duckDepth` must return a value or a reason for any text; never crash. Checked:
 /// - a duration is exact, in 0…24 h (`RecipeLimits.maxDuration`), and reads back from its own
 ///   decimal text, bare and with `s`; a bit rate is a whole number of bits/s in 32k…320k that reads
 ///   back in bps, k and kbps; a gain, loudness or peak is finite, in its range and never
 ///   -0; a frequency is finite and above 0; each reads back from its shortest text, with its unit;
 /// - results do not depend on spaces and tabs around the text, nor on the ASCII case;
 /// - `loudness` is nil for `off` only;
+/// - a prompt time's offset is exact and within ±24 h (not negative from the file's start), its
+///   segment counts from 1, and it reads back from its own text (`practice - 2.5s`, `segment 2 + 0`, `3.5s`);
+/// - a voice level is nil for `off` only, else finite and in -40…-10 LUFS, the value `loudness` reads;
+///   a duck depth is `wcag` for `wcag` only, else finite, in 0…40 dB and never -0; each reads back with its unit;
 /// - a reason is a short one-line text without control characters (it ends up in a diagnostic).
 #if !FUZZING
 @main
@@ -80,8 +85,83 @@ enum UnitsFuzz {
         }
 
         let loudness = Units.loudness(text)
-        let isOff = text.trimmingCharacters(in: " \t").lowercased() == "off"
+        let word = text.trimmingCharacters(in: " \t").lowercased()
+        let isOff = word == "off"
         fuzzCheck((value(loudness) == .some(nil)) == isOff, "loudness of \(text.debugDescription) is \(loudness)")
+
+        promptTime(text, padded: padded, upper: upper)
+        voiceLevel(text, padded: padded, upper: upper, isOff: isOff, loudness: loudness)
+        duckDepth(text, padded: padded, upper: upper, isWCAG: word == "wcag")
+    }
+
+    /// `Units.promptTime`: an anchor and an exact offset within ±24 h, reading back from its own text.
+    static func promptTime(_ text: String, padded: String, upper: String) {
+        let result = Units.promptTime(text)
+        check(result, "promptTime", text)
+        fuzzCheck(Units.promptTime(padded) == result, "promptTime: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.promptTime(upper)) == value(result), "promptTime: case changes the value of \(text.debugDescription)")
+        guard case .success(let time) = result else { return }
+        let offset = time.offset
+        let size = offset < .zero ? .zero - offset : offset
+        fuzzCheck(size <= RecipeLimits.maxDuration, "promptTime: offset \(offset) of \(text.debugDescription) beyond ±24 h")
+        let word: String
+        switch time.anchor {
+        case .start:
+            fuzzCheck(offset >= .zero, "promptTime: \(text.debugDescription) starts \(offset) s before the file")
+            // a bare time is a duration: the same exact value
+            fuzzCheck(value(Units.duration(text)) == offset, "promptTime: \(text.debugDescription) is \(offset), not its duration")
+            for form in [offset.description, offset.description + "s"] {
+                fuzzCheck(value(Units.promptTime(form)) == time, "promptTime \(time) does not read back from \(form.debugDescription)")
+            }
+            return
+        case .intro: word = "intro"
+        case .practice: word = "practice"
+        case .outro: word = "outro"
+        case .end: word = "end"
+        case .segment(let number):
+            fuzzCheck(number >= 1 && number <= 999_999, "promptTime: segment \(number) of \(text.debugDescription)")
+            word = "segment \(number)"
+        }
+        let sign = offset < .zero ? "-" : "+"
+        var forms = [word + " " + sign + " " + size.description + "s", word + sign + size.description, word.uppercased() + " \(sign)\t\(size)"]
+        if offset == .zero { forms += [word, word + " - 0s"] }
+        for form in forms {
+            fuzzCheck(value(Units.promptTime(form)) == time, "promptTime \(time) does not read back from \(form.debugDescription)")
+        }
+    }
+
+    /// `Units.voiceLevel`: nil for `off` only, else what `loudness` reads, within -40…-10 LUFS.
+    static func voiceLevel(_ text: String, padded: String, upper: String, isOff: Bool, loudness: Result<Double?, UnitError>) {
+        let result = Units.voiceLevel(text)
+        check(result, "voiceLevel", text)
+        fuzzCheck(Units.voiceLevel(padded) == result, "voiceLevel: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.voiceLevel(upper)) == value(result), "voiceLevel: case changes the value of \(text.debugDescription)")
+        fuzzCheck((value(result) == .some(nil)) == isOff, "voiceLevel of \(text.debugDescription) is \(result)")
+        guard case .success(let level?) = result else { return }
+        fuzzCheck(level.isFinite && (-40 ... -10).contains(level), "voiceLevel \(level) of \(text.debugDescription)")
+        fuzzCheck(value(loudness) == .some(level), "voiceLevel \(level) of \(text.debugDescription), but loudness reads \(loudness)")
+        let shortest = "\(level)"
+        guard !shortest.contains("e") else { return }
+        for form in [shortest, shortest + " LUFS", shortest + "lkfs"] {
+            fuzzCheck(value(Units.voiceLevel(form)) == .some(level), "voiceLevel \(level) does not read back from \(form.debugDescription)")
+        }
+    }
+
+    /// `Units.duckDepth`: `wcag` for `wcag` only, else a depth in 0…40 dB, never -0.
+    static func duckDepth(_ text: String, padded: String, upper: String, isWCAG: Bool) {
+        let result = Units.duckDepth(text)
+        check(result, "duckDepth", text)
+        fuzzCheck(Units.duckDepth(padded) == result, "duckDepth: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.duckDepth(upper)) == value(result), "duckDepth: case changes the value of \(text.debugDescription)")
+        fuzzCheck((value(result) == .wcag) == isWCAG, "duckDepth of \(text.debugDescription) is \(result)")
+        guard case .success(.depth(let depth)) = result else { return }
+        fuzzCheck(depth.isFinite && (0...40).contains(depth), "duckDepth \(depth) of \(text.debugDescription)")
+        fuzzCheck(depth != 0 || depth.sign == .plus, "duckDepth -0 from \(text.debugDescription)")
+        let shortest = "\(depth)"
+        guard !shortest.contains("e") else { return }
+        for form in [shortest, shortest + " dB", "+" + shortest + "dB"] {
+            fuzzCheck(value(Units.duckDepth(form)) == .depth(depth), "duckDepth \(depth) does not read back from \(form.debugDescription)")
+        }
     }
 
     static func value<T>(_ result: Result<T, UnitError>) -> T? {

@@ -26,7 +26,7 @@ import Testing
         let (elapsed, found) = timed { problems(yaml) }
         #expect(elapsed < .milliseconds(500))
         let messages = found.map(\.description)
-        #expect(messages.contains("recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, end_on, pattern, intro, outro, bed, cues, output)"))
+        #expect(messages.contains("recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, end_on, pattern, intro, outro, bed, cues, voice, output)"))
         #expect(messages.contains("recipes/test.yml:12:8: error: title: expected text, found a list"))
         #expect(found.count == 10)  // l0 … l8 unknown, title wrong
     }
@@ -90,6 +90,47 @@ import Testing
         #expect(elapsed < .seconds(2))
         #expect(found.count == RecipeLimits.maxDiagnostics + 1)
         #expect(found.last?.message == "too many problems; stopped after 100")
+    }
+
+    /// `RecipeLimits.maxPromptEntries`: 1,000 prompts are read; one more is refused at the list, with its count.
+    @Test func promptEntriesAreCapped() {
+        let head = "pattern: box\ncycles: 2\nvoice:\n  prompts:\n"
+        let prompt = "    - { at: 1s, text: Hi }\n"
+        #expect(RecipeLimits.maxPromptEntries == 1000)
+        let atLimit = head + String(repeating: prompt, count: RecipeLimits.maxPromptEntries)
+        #expect(problems(atLimit).isEmpty)
+        #expect((try? RecipeLoader.parse(Array(atLimit.utf8), file: testFile, defaultID: "test"))?.voice?.prompts.count == 1000)
+
+        let over = head + String(repeating: prompt, count: RecipeLimits.maxPromptEntries + 1)
+        let (elapsed, found) = timed { problems(over) }
+        #expect(elapsed < .seconds(1))
+        #expect(found.map(\.description) == ["recipes/test.yml:5:5: error: voice.prompts: expected at most 1000 prompts, found a list (1001 prompts)"])
+    }
+
+    /// `RecipeLimits.maxPromptTextBytes`: a prompt's text counts its UTF-8 bytes; 1,024 are read, 1,025 refused at the text.
+    @Test func promptTextIsCapped() {
+        let head = "pattern: box\ncycles: 2\nvoice:\n  prompts:\n    - at: 3s\n      text: "
+        #expect(RecipeLimits.maxPromptTextBytes == 1024)
+        let ascii = String(repeating: "a", count: RecipeLimits.maxPromptTextBytes)
+        let twoByte = String(repeating: "é", count: RecipeLimits.maxPromptTextBytes / 2)
+        #expect(twoByte.utf8.count == 1024)
+        for text in [ascii, twoByte] {
+            #expect(problems(head + text + "\n").isEmpty, "\(text.utf8.count) bytes")
+            let read = try? RecipeLoader.parse(Array((head + text + "\n").utf8), file: testFile, defaultID: "test")
+            #expect(read?.voice?.prompts.first?.text == text)
+        }
+
+        let overASCII = problems(head + ascii + "b\n")
+        #expect(overASCII.map(\.description) == [
+            "recipes/test.yml:6:13: error: voice.prompts.0.text: expected a text of at most 1024 bytes, found '"
+                + String(repeating: "a", count: 60) + "…' (1025 bytes)"
+        ])
+        // 513 two-byte characters: 1,026 bytes, though only 513 characters
+        let overTwoByte = problems(head + twoByte + "é\n")
+        #expect(overTwoByte.map(\.description) == [
+            "recipes/test.yml:6:13: error: voice.prompts.0.text: expected a text of at most 1024 bytes, found '"
+                + String(repeating: "é", count: 60) + "…' (1026 bytes)"
+        ])
     }
 
     @Test func manyAliasesToABigMappingStayCheap() {

@@ -38,9 +38,43 @@ enum CueSheetFixture {
             sections: sections, phases: phases, cues: cues)
     }
 
+    /// The fixture as a cues-v1.1 sheet (a recipe with voice): sections and phases with their segment,
+    /// name and length, and two prompts, a draft placed at a time and a clip placed on a phase.
+    static func guidedSheet() -> CueSheet {
+        let rate = 8000
+        let plain = sheet()
+        let sections = plain.sections.map { section in
+            section.kind == "practice"
+                ? CueSheet.Section(
+                    kind: section.kind, segment: 0, name: "Fixture", startFrame: section.startFrame, endFrame: section.endFrame,
+                    sampleRate: rate)
+                : section
+        }
+        let phases = plain.phases.map { phase in
+            CueSheet.Phase(
+                index: phase.index, segment: 0, cycle: phase.cycle, kind: phase.kind, label: phase.label, length: DecimalText("1"),
+                startFrame: phase.startFrame, endFrame: phase.endFrame, sampleRate: rate)
+        }
+        let voice = [
+            CueSheet.VoicePrompt(
+                index: 0, text: "Welcome", file: nil, draft: true, phase: nil, frame: 2000, lengthFrames: 4000, duckDB: 12, sampleRate: rate),
+            CueSheet.VoicePrompt(
+                index: 1, text: "Breathe in", file: "voice/breathe-in.wav", draft: false, phase: 2, frame: 24000, lengthFrames: 4000,
+                duckDB: 14.5, sampleRate: rate),
+        ]
+        return CueSheet(
+            id: plain.id, title: plain.title, category: plain.category, audio: plain.audio, pattern: plain.pattern,
+            sections: sections, phases: phases, cues: plain.cues, voice: voice)
+    }
+
     /// The fixture's JSON as a mutable object.
-    static func object() throws -> [String: Any] {
-        let json = try JSONSerialization.jsonObject(with: Data(sheet().jsonText().utf8))
+    static func object() throws -> [String: Any] { try object(sheet()) }
+
+    /// The guided fixture's JSON as a mutable object.
+    static func guidedObject() throws -> [String: Any] { try object(guidedSheet()) }
+
+    static func object(_ sheet: CueSheet) throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: Data(sheet.jsonText().utf8))
         guard let object = json as? [String: Any] else { throw TestFailure("the fixture is not a JSON object") }
         return object
     }
@@ -51,6 +85,8 @@ struct BrokenSheet: Sendable, CustomTestStringConvertible {
     let name: String
     /// The JSON path the schema must report.
     let path: String
+    /// Broken from the guided (cues-v1.1) fixture rather than the v1 one.
+    var guided = false
     let breakIt: @Sendable (inout [String: Any]) -> Void
     var testDescription: String { name }
 }
@@ -141,6 +177,23 @@ struct CueSheetSchemaTests {
             output: { sample_rate: 8000, channels: 2, format: ogg }
             """
         ),
+        (
+            "voice prompts: a draft at a time, a clip on every inhale, wcag ducking (cues-v1.1)",
+            """
+            id: guided
+            cycles: 2
+            pattern: coherent
+            intro: 4s
+            outro: 3s
+            bed: { synth: pink-noise, gain: -24 dB }
+            voice:
+              duck: wcag
+              prompts:
+                - { at: 1s, text: Welcome }
+                - { on: inhale, cycles: 1-2, file: voice/breathe-in.wav, text: Breathe in }
+            output: { sample_rate: 8000, channels: 1, format: wav }
+            """
+        ),
     ]
 
     /// The recipes above are valid themselves, or their renders would prove nothing about the schema.
@@ -161,6 +214,14 @@ struct CueSheetSchemaTests {
         let sheet = try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: track.cueSheetPath)))
         #expect(!sheet.phases.isEmpty)
         #expect(sheet.audio.sampleRate == 8000)
+        if yaml.contains("voice:") {
+            // a sheet with every cues-v1.1 key, or the schema's new keys would go unchecked
+            let voice = try #require(sheet.voice)
+            #expect(sheet.minorVersion == 1)
+            #expect(voice.map(\.draft) == [true, false, false] && voice.map(\.phase) == [nil, 0, 2], "\(voice)")
+            #expect(sheet.sections.contains { $0.segment == 0 && $0.name == "Coherent Breathing" })
+            #expect(sheet.phases.allSatisfy { $0.segment == 0 && $0.length?.text == "5.5" })
+        }
 
         let validation = try validate([track.cueSheetPath], against: cueSheetSchema)
         #expect(validation.status == 0, "\(validation)")
@@ -191,7 +252,40 @@ struct CueSheetSchemaTests {
         BrokenSheet(name: "unknown section kind", path: "$.sections[1].kind") { setJSON(&$0, ["sections", 1, "kind"], "warmup") },
         BrokenSheet(name: "audio file with a folder", path: "$.audio.file") { setJSON(&$0, ["audio", "file"], "dist/fixture.wav") },
         BrokenSheet(name: "seconds as text", path: "$.phases[0].start") { setJSON(&$0, ["phases", 0, "start"], "1.0") },
+        // cues-v1.1
+        BrokenSheet(name: "version 0.9", path: "$.version", guided: true) { setJSON(&$0, ["version"], 0.9) },
+        BrokenSheet(name: "version 2.0", path: "$.version", guided: true) { setJSON(&$0, ["version"], 2.0) },
+        BrokenSheet(name: "voice not a list", path: "$.voice", guided: true) { setJSON(&$0, ["voice"], ["index": 0]) },
+        BrokenSheet(name: "voice without frame", path: "$.voice[0]", guided: true) { setJSON(&$0, ["voice", 0, "frame"], nil) },
+        BrokenSheet(name: "voice without duck_db", path: "$.voice[1]", guided: true) { setJSON(&$0, ["voice", 1, "duck_db"], nil) },
+        BrokenSheet(name: "voice draft as text", path: "$.voice[0].draft", guided: true) { setJSON(&$0, ["voice", 0, "draft"], "true") },
+        BrokenSheet(name: "voice length_frames zero", path: "$.voice[1].length_frames", guided: true) {
+            setJSON(&$0, ["voice", 1, "length_frames"], 0)
+        },
+        BrokenSheet(name: "voice duck_db negative", path: "$.voice[1].duck_db", guided: true) { setJSON(&$0, ["voice", 1, "duck_db"], -3) },
+        BrokenSheet(name: "voice phase negative", path: "$.voice[1].phase", guided: true) { setJSON(&$0, ["voice", 1, "phase"], -1) },
+        BrokenSheet(name: "voice text a number", path: "$.voice[0].text", guided: true) { setJSON(&$0, ["voice", 0, "text"], 5) },
+        BrokenSheet(name: "voice file a list", path: "$.voice[1].file", guided: true) { setJSON(&$0, ["voice", 1, "file"], ["a.wav"]) },
+        BrokenSheet(name: "section segment negative", path: "$.sections[1].segment", guided: true) {
+            setJSON(&$0, ["sections", 1, "segment"], -1)
+        },
+        BrokenSheet(name: "section name a number", path: "$.sections[1].name", guided: true) { setJSON(&$0, ["sections", 1, "name"], 7) },
+        BrokenSheet(name: "phase length zero", path: "$.phases[0].length", guided: true) { setJSON(&$0, ["phases", 0, "length"], 0) },
+        BrokenSheet(name: "phase segment as text", path: "$.phases[3].segment", guided: true) { setJSON(&$0, ["phases", 3, "segment"], "0") },
     ]
+
+    /// The guided fixture without the cues-v1.1 keys a reader can do without.
+    static func guidedBare() throws -> String {
+        var object = try CueSheetFixture.guidedObject()
+        for path: [Any] in [["voice", 0, "text"], ["voice", 0, "file"], ["voice", 1, "phase"], ["sections", 1, "segment"], ["sections", 1, "name"]] {
+            setJSON(&object, path, nil)
+        }
+        for index in 0..<4 {
+            setJSON(&object, ["phases", index, "segment"], nil)
+            setJSON(&object, ["phases", index, "length"], nil)
+        }
+        return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
 
     /// Every sheet of this suite that needs no render, validated in one run of the script.
     static let sheetBatch = Result {
@@ -199,8 +293,13 @@ struct CueSheetSchemaTests {
         var bare = try CueSheetFixture.object()
         for path: [Any] in [["category"], ["audio", "loudness_lufs"], ["audio", "true_peak_dbtp"]] { setJSON(&bare, path, nil) }
         rows.append(("without optional metadata", String(decoding: try JSONSerialization.data(withJSONObject: bare), as: UTF8.self)))
+        rows.append(("guided", CueSheetFixture.guidedSheet().jsonText()))
+        rows.append(("guided without optional keys", try guidedBare()))
+        var nulls = try CueSheetFixture.guidedObject()
+        setJSON(&nulls, ["voice", 1, "text"], NSNull())
+        rows.append(("guided with null text", String(decoding: try JSONSerialization.data(withJSONObject: nulls), as: UTF8.self)))
         for row in broken {
-            var object = try CueSheetFixture.object()
+            var object = try row.guided ? CueSheetFixture.guidedObject() : CueSheetFixture.object()
             row.breakIt(&object)
             rows.append((row.name, String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)))
         }
@@ -220,6 +319,24 @@ struct CueSheetSchemaTests {
         // category, loudness and true peak may be null or left out (CueSheetDecoding reads them as optional)
         let bare = sheets.lines("without optional metadata")
         #expect(bare == ["ok"], "\(bare)")
+    }
+
+    /// A cues-v1.1 sheet validates, with or without the keys a reader can do without, and the
+    /// reader (CueSheetDecoding) takes each of them too: the schema asks no more than it does.
+    @Test func guidedSheetsValidate() throws {
+        let sheets = try Self.sheetBatch.get()
+        let text = CueSheetFixture.guidedSheet().jsonText()
+        #expect(text.contains(#""version": 1.1,"#))
+        for (name, json) in [("guided", text), ("guided without optional keys", try Self.guidedBare())] {
+            let lines = sheets.lines(name)
+            #expect(lines == ["ok"], "\(name): \(lines)")
+            #expect(throws: Never.self, "\(name)") { _ = try CueSheet.decode(from: json) }
+        }
+        #expect(sheets.lines("guided with null text") == ["ok"])
+        // and it reads back as written: the voice entries, segments, names and lengths survive
+        let decoded = try CueSheet.decode(from: text)
+        #expect(decoded.voice?.count == 2 && decoded.minorVersion == 1)
+        #expect(decoded.jsonText() == text)
     }
 
     @Test(arguments: broken)

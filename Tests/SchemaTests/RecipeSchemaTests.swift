@@ -59,6 +59,8 @@ struct RecipeSchemaTests {
     }
 
     static let base = "pattern: box\ncycles: 2\n"
+    /// The prompts of a `voice:` mapping written in block style, for rows about its other keys.
+    static let prompt = "  prompts:\n    - { at: 3s, text: Welcome }\n"
 
     static let rejected: [RejectedRecipe] = [
         RejectedRecipe("unknown key", base + "zzz: 1\n", schema: "$", parser: "unknown key 'zzz'"),
@@ -122,6 +124,115 @@ struct RecipeSchemaTests {
         RejectedRecipe("bit rate under 32k", base + "output: { format: ogg, bitrate: 31999 bps }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
         RejectedRecipe("delivery misspelt", base + "delivery: on_demand\n", schema: "$.delivery", parser: "did you mean 'on-demand'?"),
         RejectedRecipe("cycles not whole", "pattern: box\ncycles: 2.5\n", schema: "$.cycles", parser: "cycles: expected a number of cycles"),
+        // voice (recipe-v1.1 § Voice prompts)
+        RejectedRecipe("voice without prompts", base + "voice: { duck: 12 dB }\n", schema: "$.voice", parser: "voice: expected 'prompts:'"),
+        RejectedRecipe("voice is text", base + "voice: welcome.wav\n", schema: "$.voice", parser: "voice: expected a mapping with 'prompts:'"),
+        RejectedRecipe(
+            "misspelt voice key", base + "voice:\n  relase: 700ms\n" + prompt, schema: "$.voice",
+            parser: "unknown key 'relase' in 'voice' (did you mean 'release'?)"),
+        RejectedRecipe("no prompts", base + "voice: { prompts: [] }\n", schema: "$.voice.prompts", parser: "voice.prompts: expected a list of prompts"),
+        RejectedRecipe(
+            "prompts as a mapping", base + "voice: { prompts: { at: 3s, text: Hi } }\n", schema: "$.voice.prompts",
+            parser: "voice.prompts: expected a list of prompts, like '- { at: 3s, file: voice/welcome.wav, text: Welcome }', found a mapping"),
+        RejectedRecipe(
+            "prompt as text", base + "voice: { prompts: [welcome.wav] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0: expected a mapping with 'at:' or 'on:', and 'file:' or 'text:', found 'welcome.wav'"),
+        RejectedRecipe(
+            "prompt at and on", base + "voice: { prompts: [ { at: 3s, on: inhale, text: Hi } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0: expected either 'at:' (a time) or 'on:' (a phase kind), found both"),
+        RejectedRecipe(
+            "prompt neither at nor on", base + "voice: { prompts: [ { text: Hi } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0: expected 'at:' (a time) or 'on:' (a phase kind), found neither"),
+        RejectedRecipe(
+            "prompt neither file nor text", base + "voice: { prompts: [ { at: 3s } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0: expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"),
+        RejectedRecipe(
+            "cycles on an at prompt", base + "voice: { prompts: [ { at: 3s, cycles: 1-3, text: Hi } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0.cycles: applies to 'on:' prompts only"),
+        RejectedRecipe(
+            "segment on an at prompt", base + "voice: { prompts: [ { at: 3s, segment: 1, text: Hi } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0.segment: applies to 'on:' prompts only"),
+        RejectedRecipe(
+            "misspelt prompt key", base + "voice: { prompts: [ { at: 3s, txet: Hi } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "unknown key 'txet' in 'voice.prompts.0' (did you mean 'text'?)"),
+        RejectedRecipe(
+            "on a kind the built-in lacks", "pattern: coherent\ncycles: 2\nvoice: { prompts: [ { on: hold, text: Hold } ] }\n",
+            schema: "$.voice.prompts[0].on", parser: "voice.prompts.0.on: expected a phase kind of the pattern, found 'hold'"),
+        RejectedRecipe(
+            "on a misspelt kind", base + "voice: { prompts: [ { on: exhail, text: Out } ] }\n", schema: "$.voice.prompts[0].on",
+            parser: "found 'exhail' (did you mean 'exhale'?)"),
+        RejectedRecipe(
+            "on a kind that is no word", base + "voice: { prompts: [ { on: Breathe In, text: In } ] }\n", schema: "$.voice.prompts[0].on",
+            parser: "voice.prompts.0.on: expected a phase kind of the pattern, found 'Breathe In'"),
+        RejectedRecipe(
+            "voice level out of range", base + "voice:\n  level: -5 LUFS\n" + prompt, schema: "$.voice.level",
+            parser: "voice.level: expected a loudness from -40 to -10 LUFS like -18 LUFS, or off, found '-5 LUFS' (outside -40 … -10 LUFS)"),
+        RejectedRecipe(
+            "voice level in dB", base + "voice:\n  level: -18 dB\n" + prompt, schema: "$.voice.level", parser: "unknown unit 'db' (use LUFS)"),
+        RejectedRecipe(
+            "voice gain out of range", base + "voice:\n  gain: +30 dB\n" + prompt, schema: "$.voice.gain",
+            parser: "voice.gain: expected a gain from -120 dB to +24 dB like -14 dB, found '+30 dB'"),
+        RejectedRecipe(
+            "duck deeper than 40 dB", base + "voice:\n  duck: 41 dB\n" + prompt, schema: "$.voice.duck", parser: "(outside 0 … 40 dB)"),
+        RejectedRecipe("duck negative", base + "voice:\n  duck: -3 dB\n" + prompt, schema: "$.voice.duck", parser: "(outside 0 … 40 dB)"),
+        RejectedRecipe(
+            "duck misspelt wcag", base + "voice:\n  duck: wcga\n" + prompt, schema: "$.voice.duck",
+            parser: "voice.duck: expected a depth from 0 to 40 dB like 12 dB, or wcag, found 'wcga'"),
+        RejectedRecipe(
+            "attack over 5 s", base + "voice:\n  attack: 6s\n" + prompt, schema: "$.voice.attack",
+            parser: "voice.attack: expected a length like 10s, 1m30s or 01:30, found '6s' (longer than 5s)"),
+        RejectedRecipe(
+            "attack of a tenth of a minute", base + "voice:\n  attack: 0.1m\n" + prompt, schema: "$.voice.attack", parser: "(longer than 5s)"),
+        RejectedRecipe("release as a clock over 5 s", base + "voice:\n  release: 0:06\n" + prompt, schema: "$.voice.release", parser: "(longer than 5s)"),
+        RejectedRecipe("release negative", base + "voice:\n  release: -700ms\n" + prompt, schema: "$.voice.release", parser: "(negative)"),
+        RejectedRecipe(
+            "draft voice not a word", base + "voice:\n  draft_voice: English (US)\n" + prompt, schema: "$.voice.draft_voice",
+            parser: "voice.draft_voice: expected a language like en-us, en-gb, de, fr or es, found 'English (US)'"),
+        RejectedRecipe(
+            "prompt time negative", base + "voice: { prompts: [ { at: -3s, text: Hi } ] }\n", schema: "$.voice.prompts[0].at",
+            parser: "(negative; a time before an anchor is written 'practice - 2s')"),
+        RejectedRecipe(
+            "anchor misspelt", base + "voice: { prompts: [ { at: practise - 2s, text: Hi } ] }\n", schema: "$.voice.prompts[0].at",
+            parser: "unknown anchor 'practise'"),
+        RejectedRecipe(
+            "anchor and offset without a sign", base + "voice: { prompts: [ { at: end 20s, text: Hi } ] }\n", schema: "$.voice.prompts[0].at",
+            parser: "expected '+' or '-' and a time after 'end', like 'end + 5s'"),
+        RejectedRecipe(
+            "offset with two signs", base + "voice: { prompts: [ { at: end - -2s, text: Hi } ] }\n", schema: "$.voice.prompts[0].at",
+            parser: "one sign only, like 'end - 2s'"),
+        RejectedRecipe(
+            "offset over 24 h", base + "voice: { prompts: [ { at: end - 25h, text: Hi } ] }\n", schema: "$.voice.prompts[0].at",
+            parser: "(over 24 h)"),
+        RejectedRecipe(
+            "segment anchor 0", base + "voice: { prompts: [ { at: segment 0, text: Hi } ] }\n", schema: "$.voice.prompts[0].at",
+            parser: "'segment' needs its number from 1, like 'segment 2'"),
+        RejectedRecipe(
+            "cycle 0", base + "voice: { prompts: [ { on: inhale, cycles: 0, text: In } ] }\n", schema: "$.voice.prompts[0].cycles",
+            parser: "voice.prompts.0.cycles: expected a cycle number from 1, a range like 1-3, or a list like [1, 2, 10-12], found '0'"),
+        RejectedRecipe(
+            "cycles as an empty list", base + "voice: { prompts: [ { on: inhale, cycles: [], text: In } ] }\n",
+            schema: "$.voice.prompts[0].cycles", parser: "voice.prompts.0.cycles: expected a cycle number from 1"),
+        RejectedRecipe(
+            "cycle range in a list, open", base + "voice: { prompts: [ { on: inhale, cycles: [1, 3-], text: In } ] }\n",
+            schema: "$.voice.prompts[0].cycles", parser: "voice.prompts.0.cycles.1: expected a cycle number from 1"),
+        RejectedRecipe(
+            "segment 0", base + "voice: { prompts: [ { on: inhale, segment: 0, text: In } ] }\n", schema: "$.voice.prompts[0].segment",
+            parser: "voice.prompts.0.segment: expected a segment number from 1, found '0' (out of range)"),
+        RejectedRecipe(
+            "prompt file leaves the assets folder", base + "voice: { prompts: [ { at: 3s, file: ../voice/hi.wav } ] }\n",
+            schema: "$.voice.prompts[0].file", parser: "voice.prompts.0.file: path '../voice/hi.wav' leaves the assets folder ('..')"),
+        RejectedRecipe(
+            "prompt text with a tab", base + "voice: { prompts: [ { at: 3s, text: \"In.\\tOut.\" } ] }\n", schema: "$.voice.prompts[0].text",
+            parser: "voice.prompts.0.text: expected a text without control characters, found U+0009"),
+        RejectedRecipe(
+            "prompt text of spaces", base + "voice: { prompts: [ { at: 3s, text: '   ' } ] }\n", schema: "$.voice.prompts[0].text",
+            parser: "voice.prompts.0.text: expected the words the prompt says"),
+        RejectedRecipe(
+            "prompt text over 1024 bytes", base + "voice: { prompts: [ { at: 3s, text: " + String(repeating: "a", count: 1025) + " } ] }\n",
+            schema: "$.voice.prompts[0].text", parser: "voice.prompts.0.text: expected a text of at most 1024 bytes"),
+        RejectedRecipe(
+            "sidecar misspelt captions", base + "output: { sidecars: [vtt, caption] }\n", schema: "$.output.sidecars[1]",
+            parser: "output.sidecars: expected one of vtt, chapters, waveform, captions, found 'caption' (did you mean 'captions'?)"),
     ]
 
     /// The schema's verdicts on every row of `rejected`, from one run of the script.
@@ -184,6 +295,79 @@ struct RecipeSchemaTests {
         AcceptedRecipe("bit rate at its floor", base + "output: { bitrate: 32K }\n"),
         AcceptedRecipe(
             "quoted numbers and booleans", base + "premium: \"true\"\nsort_order: \"-3\"\noutput: { sample_rate: '8000', bit_depth: '16' }\n"),
+        // voice (recipe-v1.1 § Voice prompts): the spec's own example
+        AcceptedRecipe(
+            "voice: the spec's example, every key",
+            """
+            pattern: box
+            cycles: 4
+            intro: 20s
+            outro: 30s
+            voice:
+              level: -18 LUFS
+              gain: 0 dB
+              duck: 12 dB
+              attack: 300ms
+              release: 700ms
+              draft_voice: en-us
+              prompts:
+                - { at: 3s, file: voice/welcome.wav, text: "Welcome. Sit comfortably." }
+                - { at: practice - 2s, file: voice/begin.wav, text: "Let's begin." }
+                - { on: inhale, cycles: 1-3, file: voice/breathe-in.wav, text: "Breathe in" }
+                - { on: exhale, cycles: 1-3, file: voice/breathe-out.wav, text: "Breathe out" }
+                - { at: end - 20s, text: "Slowly open your eyes." }
+            output: { sidecars: [vtt, captions] }
+
+            """),
+        AcceptedRecipe(
+            "voice: off, wcag, no ramps",
+            base + "voice:\n  level: off\n  duck: wcag\n  attack: 0\n  release: 0s\n" + prompt),
+        AcceptedRecipe(
+            "voice: bare numbers at the limits",
+            base + "voice:\n  level: -40\n  gain: -3\n  duck: 40\n  attack: 5\n  release: 0:05\n" + prompt),
+        AcceptedRecipe(
+            "voice: quoted values",
+            base + "voice:\n  level: '-10 LUFS'\n  duck: \"0 dB\"\n  attack: '1.5s'\n  draft_voice: 'DE'\n" + prompt),
+        AcceptedRecipe(
+            "prompt times: every anchor",
+            """
+            pattern: box
+            cycles: 2
+            voice:
+              prompts:
+                - { at: 3, text: A }
+                - { at: "1:30", text: B }
+                - { at: intro, text: C }
+                - { at: intro + 5s, text: D }
+                - { at: Practice-2s, text: E }
+                - { at: outro - 1s, text: F }
+                - { at: segment 1 + 2.5s, text: G }
+                - { at: segment1, text: H }
+                - { at: end - 0.5s, text: I }
+                - { at: END - 1m 30s, text: J }
+
+            """),
+        AcceptedRecipe(
+            "prompts on phases: every form of cycles",
+            """
+            pattern: box
+            cycles: 12
+            voice:
+              prompts:
+                - { on: inhale, text: In }
+                - { on: exhale, cycles: 3, text: Out }
+                - { on: hold, cycles: 1-3, segment: 1, file: voice/hold.wav }
+                - { on: inhale, cycles: [1, 2, 10-12], file: voice/breathe-in.wav, text: In }
+                - { on: exhale, cycles: ["4", 5 - 6], text: Out }
+
+            """),
+        AcceptedRecipe(
+            "prompt on a kind of an inline pattern",
+            "cycles: 2\npattern: { phases: [ { top_up: 1s }, { slow_exhale: 3s } ] }\nvoice: { prompts: [ { on: top_up, text: Top up } ] }\n"),
+        AcceptedRecipe(
+            "prompt text: numbers, booleans, any script",
+            base + "voice: { prompts: [ { at: 1s, text: 42 }, { at: 2s, text: true }, { at: 3s, text: 'Atme ein — 吸气 🙂' } ] }\n"),
+        AcceptedRecipe("sidecars with captions", base + "output: { sidecars: 'captions, vtt' }\n"),
         AcceptedRecipe(
             "metadata",
             "id: box-5m\ntitle: Box\ncategory: Focus\npremium: false\nsort_order: 10\npattern: box\nduration: 5m\nend_on: cycle\nintro: 10s\noutro: 15s\n"
@@ -201,14 +385,9 @@ struct RecipeSchemaTests {
         if case .failure(let problems) = parse(recipe.yaml) { Issue.record("the parser rejected it: \(problems)") }
     }
 
-    /// `output.sidecars` is in the schema ahead of the parser; once the parser reads it, they must agree.
-    static let parserReadsSidecars: Bool = {
-        (try? RecipeLoader.parse(Array((base + "output: { sidecars: [vtt] }\n").utf8), file: "probe.yml", defaultID: "probe")) != nil
-    }()
-
     @Test func schemaReadsSidecars() throws {
         let folder = try TempFolder()
-        let good = try folder.write(Self.base + "output: { sidecars: [vtt, chapters, waveform] }\n", to: "good.yml")
+        let good = try folder.write(Self.base + "output: { sidecars: [vtt, chapters, waveform, captions] }\n", to: "good.yml")
         let bad = try folder.write(Self.base + "output: { sidecars: [vtt, srt] }\n", to: "bad.yml")
         let validation = try validate([good, bad], against: recipeSchema)
         #expect(validation.isValid(good), "\(validation)")
@@ -217,13 +396,15 @@ struct RecipeSchemaTests {
 
     static let sidecarValues: [(value: String, valid: Bool)] = [
         ("[vtt, chapters]", true), ("[waveform]", true), ("[]", true), ("'vtt, chapters'", true),
-        ("[srt]", false), ("[VTT]", false), ("5", false), ("'vtt chapters'", false),
+        ("[captions]", true), ("[vtt, captions, waveform]", true), ("'captions,chapters'", true), ("',captions,'", true),
+        ("[srt]", false), ("[VTT]", false), ("5", false), ("'vtt chapters'", false), ("[caption]", false), ("'Captions'", false),
+        ("'vtt captions'", false),
     ]
     static let sidecarBatch = Result {
         try BatchValidation(sidecarValues.map { ($0.value, base + "output: { sidecars: \($0.value) }\n") }, suffix: ".yml", against: recipeSchema)
     }
 
-    @Test(.enabled(if: RecipeSchemaTests.parserReadsSidecars, "the parser does not read output.sidecars yet"), arguments: sidecarValues.map(\.value))
+    @Test(arguments: sidecarValues.map(\.value))
     func sidecarsAgree(_ value: String) throws {
         let valid = try #require(Self.sidecarValues.first { $0.value == value }).valid
         let schema = try Self.sidecarBatch.get()
@@ -232,6 +413,70 @@ struct RecipeSchemaTests {
         switch parse(Self.base + "output: { sidecars: \(value) }\n") {
         case .success: #expect(valid, "the parser accepted sidecars: \(value)")
         case .failure(let problems): #expect(!valid, "the parser rejected sidecars: \(value): \(problems)")
+        }
+    }
+
+    /// Values of the voice keys at the edges of their ranges and grammars: the schema and the
+    /// parser must both take or both refuse each (`key` is where in a recipe it goes).
+    static let voiceValues: [(key: String, value: String, valid: Bool)] = [
+        ("level", "-10", true), ("level", "-40 LUFS", true), ("level", "-39.99 lkfs", true), ("level", "OFF", true),
+        ("level", "-18LUFS", true), ("level", "'-18 LUFS '", true), ("level", "-9.99", false), ("level", "-40.01 LUFS", false),
+        ("level", "-3 LUFS", false), ("level", "18", false), ("level", "+18", false), ("level", "-18 LU", false),
+        ("duck", "0", true), ("duck", "40 dB", true), ("duck", "40.0", true), ("duck", "-0", true), ("duck", "+12 dB", true),
+        ("duck", ".5", true), ("duck", "WCAG", true), ("duck", "12dB", true), ("duck", "40.01", false), ("duck", "-0.5", false),
+        ("duck", "12 dBFS", false), ("duck", "off", false), ("duck", "1e1", false),
+        ("attack", "5s", true), ("attack", "5000ms", true), ("attack", "0.08m", true), ("attack", "0:05", true), ("attack", "0:00:05", true),
+        ("attack", "0.0013888h", true), ("attack", "0m 5s", true), ("attack", "5.000000001", false), ("attack", "5001ms", false),
+        ("attack", "0.0834m", false), ("attack", "0.0013889h", false), ("attack", "0:05.5", false), ("attack", "0:00:06", false),
+        ("attack", "1m", false), ("attack", "5s 1ms", false), ("attack", "-0", false), ("attack", "5x", false),
+        ("at", "0", true), ("at", "24h", true), ("at", "'1:02:03.5'", true), ("at", "end - 24h", true), ("at", "segment 000001", true),
+        ("at", "\"end\\t-\\t2s\"", true), ("at", "\"end - 2m 30s\"", true), ("at", "25h", false), ("at", "end - 86401", false),
+        ("at", "end - 1441:00", false), ("at", "segment 0000001", false), ("at", "segment", false), ("at", "segment x", false),
+        ("at", "start + 3s", false), ("at", "endx", false), ("at", "end +", false), ("at", "practice - 1:75", false), ("at", "+3s", false),
+        ("at", "intro + inf", false),
+        ("cycles", "100000", true), ("cycles", "000001", true), ("cycles", "1-100000", true), ("cycles", "'1 - 3'", true),
+        ("cycles", "[1, '2-4']", true), ("cycles", "100001", false), ("cycles", "0000001", false), ("cycles", "1-2-3", false),
+        ("cycles", "-3", false), ("cycles", "1.5", false), ("cycles", "[[1]]", false), ("cycles", "[0]", false), ("cycles", "'1,3'", false),
+        ("segment", "1000", true), ("segment", "'0001000'", true), ("segment", "1001", false), ("segment", "-1", false),
+        ("segment", "+1", false), ("segment", "1.5", false),
+        ("text", "\"\(String(repeating: "x", count: 1024))\"", true), ("text", "'\u{A0}'", true), ("text", "'a\u{200B}b'", true),
+        ("text", "\"\(String(repeating: "x", count: 1025))\"", false), ("text", "\"a\\u0085b\"", false), ("text", "\"a\\u2028b\"", false),
+        ("text", "\"a\\x7Fb\"", false), ("text", "\"a\\nb\"", false), ("text", "''", false),
+        ("draft_voice", "en", true), ("draft_voice", "EN-GB", true), ("draft_voice", "zh-yue", true),
+        ("draft_voice", String(repeating: "x", count: 32), true), ("draft_voice", String(repeating: "x", count: 33), false),
+        ("draft_voice", "e", false), ("draft_voice", "en_us", false), ("draft_voice", "1en", false), ("draft_voice", "-en", false),
+    ]
+
+    /// A recipe with `value` at `key`: a key of `voice:`, or of its one prompt.
+    static func voiceRecipe(_ key: String, _ value: String) -> String {
+        let long = "pattern: box\nduration: 24h\nintro: 10s\noutro: 10s\nvoice:\n"
+        switch key {
+        case "at": return long + "  prompts:\n    - at: \(value)\n      text: Hi\n"
+        case "cycles", "segment": return long + "  prompts:\n    - on: inhale\n      \(key): \(value)\n      text: In\n"
+        case "text": return long + "  prompts:\n    - at: 3s\n      text: \(value)\n"
+        default: return long + "  \(key): \(value)\n  prompts:\n    - { at: 3s, text: Hi }\n"
+        }
+    }
+
+    static func voiceRow(_ index: Int) -> String { "\(voiceValues[index].key): \(voiceValues[index].value.prefix(40))#\(index)" }
+
+    static let voiceBatch = Result {
+        try BatchValidation(voiceValues.indices.map { (voiceRow($0), voiceRecipe(voiceValues[$0].key, voiceValues[$0].value)) }, suffix: ".yml", against: recipeSchema)
+    }
+
+    @Test(arguments: voiceValues.indices)
+    func voiceValuesAgree(_ index: Int) throws {
+        let row = Self.voiceValues[index]
+        let schema = try Self.voiceBatch.get()
+        let lines = schema.lines(Self.voiceRow(index))
+        #expect((lines == ["ok"]) == row.valid, "\(row.key): \(row.value): schema said \(lines)")
+        let path = ["at", "cycles", "segment", "text"].contains(row.key) ? "voice.prompts.0.\(row.key)" : "voice.\(row.key)"
+        switch parse(Self.voiceRecipe(row.key, row.value)) {
+        case .success: #expect(row.valid, "the parser accepted \(row.key): \(row.value)")
+        case .failure(let problems):
+            #expect(!row.valid, "the parser rejected \(row.key): \(row.value): \(problems)")
+            // refused for this value, not for something else in the recipe
+            #expect(problems.diagnostics.allSatisfy { $0.message.hasPrefix(path) }, "\(problems)")
         }
     }
 }

@@ -126,11 +126,9 @@ import Testing
         let fileKeys = try Self.propertyNames(schema, "$defs", "fileCue")
         #expect(toneKeys.union(fileKeys) == Set(DecodeContext.cueKeys))
         #expect(fileKeys == ["file", "gain"])
-        // `sidecars` is in the schema ahead of the parser; every other output key must match.
-        #expect(
-            try Self.propertyNames(schema, "$defs", "output").subtracting(["sidecars"])
-                == Set(DecodeContext.outputKeys).subtracting(["sidecars"]))
-        #expect(try Self.propertyNames(schema, "$defs", "output").contains("sidecars"))
+        #expect(try Self.propertyNames(schema, "$defs", "output") == Set(DecodeContext.outputKeys))
+        #expect(try Self.propertyNames(schema, "$defs", "voice") == Set(DecodeContext.voiceKeys))
+        #expect(try Self.propertyNames(schema, "$defs", "prompt") == Set(DecodeContext.promptKeys))
         #expect(try Self.propertyNames(schema, "$defs", "inlinePattern") == ["name", "phases"])
         let phaseForms = try #require(try Self.object(schema, "$defs", "phase")["oneOf"] as? [[String: Any]])
         let longForm = try #require(phaseForms.first { $0["properties"] != nil })
@@ -150,17 +148,35 @@ import Testing
         #expect(Set(Self.enumTexts(output["bit_depth"] as Any)) == Set(BitDepth.allCases.map(\.rawValue)))
         #expect(Self.enumTexts(try Self.object(schema, "$defs", "bed", "properties", "synth")) == DecodeContext.synthNames)
         #expect(Self.enumTexts(try Self.object(schema, "properties", "end_on")) == EndOn.allCases.map(\.rawValue))
-        #expect(
-            Self.enumTexts(output["sidecars"].flatMap { ($0 as? [String: Any])?["anyOf"] as? [[String: Any]] }?.first?["items"] as Any)
-                == ["vtt", "chapters", "waveform"])
+        let sidecars = try #require(output["sidecars"].flatMap { ($0 as? [String: Any])?["anyOf"] as? [[String: Any]] })
+        #expect(Self.enumTexts(sidecars.first?["items"] as Any) == OutputSettings.sidecarNames)
+        #expect(OutputSettings.sidecarNames == ["vtt", "chapters", "waveform", "captions"])
+        // the comma-separated form names the same sidecars
+        let commaList = try #require(sidecars.last?["pattern"] as? String)
+        #expect(commaList == "^,*(?: *(?:" + OutputSettings.sidecarNames.joined(separator: "|") + ") *(?:,+|$))*$")
+        // a prompt's anchors, as the parser lists them in its messages, are the words the pattern takes
+        let promptTime = try #require((try Self.object(schema, "$defs", "promptTime")["anyOf"] as? [[String: Any]])?.last?["pattern"] as? String)
+        for anchor in Units.promptAnchors.map({ $0.replacingOccurrences(of: " N", with: "") }) {
+            let anyCase = anchor.map { "[\($0)\($0.uppercased())]" }.joined()
+            #expect(promptTime.contains(anyCase), "promptTime has no anchor '\(anchor)'")
+        }
     }
 
-    /// For a built-in pattern, `cues:` may name exactly its kinds plus start and end.
+    /// For a built-in pattern, `cues:` may name exactly its kinds plus start and end, and a prompt's
+    /// `on:` exactly its kinds.
     @Test func builtinCueNamesMatchThePatterns() throws {
         let schema = try Self.load(recipeSchema)
         let rules = try #require(schema["allOf"] as? [[String: Any]])
         var seen: [String: Set<String>] = [:]
+        var onKinds: [String: [String]] = [:]
         for rule in rules {
+            if let name = ((rule["if"] as? [String: Any])?["properties"] as? [String: Any]).flatMap({ $0["pattern"] as? [String: Any] })?["const"]
+                as? String,
+                let then = (rule["then"] as? [String: Any])?["properties"] as? [String: Any],
+                let on = try? Self.object(then, "voice", "properties", "prompts", "items", "properties", "on")
+            {
+                onKinds[name] = on["enum"] as? [String]
+            }
             guard
                 let name = ((rule["if"] as? [String: Any])?["properties"] as? [String: Any]).flatMap({ $0["pattern"] as? [String: Any] })?["const"]
                     as? String,
@@ -171,40 +187,100 @@ import Testing
             seen[name] = Set(names)
         }
         #expect(Set(seen.keys) == Set(BuiltinPatterns.names))
+        #expect(Set(onKinds.keys) == Set(BuiltinPatterns.names))
         for name in BuiltinPatterns.names {
             let pattern = try #require(BuiltinPatterns.named(name))
             #expect(seen[name] == Set(pattern.phases.map(\.kind) + ["start", "end"]), "\(name)")
+            var kinds: [String] = []
+            for phase in pattern.phases where !kinds.contains(phase.kind) { kinds.append(phase.kind) }
+            #expect(onKinds[name] == kinds, "\(name)")
         }
     }
 
-    /// The cue sheet schema lists exactly the keys the encoder writes, and requires all but the optional metadata.
+    /// The cue sheet schema lists exactly the keys the encoder writes (a cues-v1.1 sheet writes them
+    /// all), and requires all but those the reader can do without: the optional metadata and the
+    /// cues-v1.1 keys, so a v1 sheet stays valid.
     @Test func cueSheetKeysMatchTheEncoder() throws {
         let schema = try Self.load(cueSheetSchema)
-        let written = try JSONSerialization.jsonObject(with: Data(CueSheetFixture.sheet().jsonText().utf8)) as? [String: Any]
-        let sheet = try #require(written)
+        let v1 = try CueSheetFixture.object(), guided = try CueSheetFixture.guidedObject()
         func keys(_ any: Any?) -> Set<String> { Set((any as? [String: Any])?.keys.map { $0 } ?? []) }
-        func first(_ any: Any?) -> Any? { (any as? [Any])?.first }
-        let pairs: [(written: Set<String>, schema: [String: Any], what: String)] = [
-            (keys(sheet), schema, "top level"),
-            (keys(sheet["audio"]), try Self.object(schema, "properties", "audio"), "audio"),
-            (keys(sheet["pattern"]), try Self.object(schema, "properties", "pattern"), "pattern"),
+        /// The keys of every item of an array, joined (`phase` is on some prompts only, `segment` on practice sections only).
+        func itemKeys(_ any: Any?) -> Set<String> { (any as? [Any] ?? []).reduce(into: Set<String>()) { $0.formUnion(keys($1)) } }
+        func patternPhases(_ sheet: [String: Any]) -> Any? { (sheet["pattern"] as? [String: Any])?["phases"] }
+        let pairs: [(v1: Set<String>, guided: Set<String>, schema: [String: Any], optional: Set<String>, what: String)] = [
+            (keys(v1), keys(guided), schema, ["category", "voice"], "top level"),
+            (keys(v1["audio"]), keys(guided["audio"]), try Self.object(schema, "properties", "audio"), ["loudness_lufs", "true_peak_dbtp"], "audio"),
+            (keys(v1["pattern"]), keys(guided["pattern"]), try Self.object(schema, "properties", "pattern"), [], "pattern"),
             (
-                keys(first((sheet["pattern"] as? [String: Any])?["phases"])),
-                try Self.object(schema, "properties", "pattern", "properties", "phases", "items"), "pattern.phases"
+                itemKeys(patternPhases(v1)), itemKeys(patternPhases(guided)),
+                try Self.object(schema, "properties", "pattern", "properties", "phases", "items"), [], "pattern.phases"
             ),
-            (keys(first(sheet["sections"])), try Self.object(schema, "properties", "sections", "items"), "sections"),
-            (keys(first(sheet["phases"])), try Self.object(schema, "properties", "phases", "items"), "phases"),
-            (keys(first(sheet["cues"])), try Self.object(schema, "properties", "cues", "items"), "cues"),
+            (
+                itemKeys(v1["sections"]), itemKeys(guided["sections"]), try Self.object(schema, "properties", "sections", "items"),
+                ["segment", "name"], "sections"
+            ),
+            (
+                itemKeys(v1["phases"]), itemKeys(guided["phases"]), try Self.object(schema, "properties", "phases", "items"),
+                ["segment", "length"], "phases"
+            ),
+            (itemKeys(v1["cues"]), itemKeys(guided["cues"]), try Self.object(schema, "properties", "cues", "items"), [], "cues"),
+            (
+                itemKeys(v1["voice"]), itemKeys(guided["voice"]), try Self.object(schema, "properties", "voice", "items"),
+                ["text", "file", "phase"], "voice"
+            ),
         ]
         for pair in pairs {
-            #expect(!pair.written.isEmpty, "\(pair.what)")
-            #expect(Set((pair.schema["properties"] as? [String: Any] ?? [:]).keys) == pair.written, "\(pair.what)")
-            // every key is required but the metadata a reader can do without (CueSheetDecoding reads them as optional)
-            let optional: Set<String> = ["category", "loudness_lufs", "true_peak_dbtp"]
-            #expect(Set(pair.schema["required"] as? [String] ?? []) == pair.written.subtracting(optional), "\(pair.what)")
+            #expect(!pair.guided.isEmpty, "\(pair.what)")
+            #expect(pair.v1.isSubset(of: pair.guided), "\(pair.what)")
+            #expect(Set((pair.schema["properties"] as? [String: Any] ?? [:]).keys) == pair.guided, "\(pair.what)")
+            let required = Set(pair.schema["required"] as? [String] ?? [])
+            #expect(required == pair.guided.subtracting(pair.optional), "\(pair.what)")
+            // a v1 sheet (no voice) has every key the schema requires
+            if pair.what != "voice" { #expect(required.isSubset(of: pair.v1), "\(pair.what)") }
             // version 1 may gain keys: readers ignore what they do not know
             #expect(pair.schema["additionalProperties"] as? Bool ?? true, "\(pair.what)")
         }
+        // the guided fixture writes every key the encoder knows (CueSheetKeys.swift), so a key added there fails here
+        #expect(keys(guided) == Set(CueSheet.Key.allCases.map(\.rawValue)))
+        #expect(keys(guided["audio"]) == Set(CueSheet.Audio.Key.allCases.map(\.rawValue)))
+        #expect(itemKeys(guided["sections"]) == Set(CueSheet.Section.Key.allCases.map(\.rawValue)))
+        #expect(itemKeys(guided["phases"]) == Set(CueSheet.Phase.Key.allCases.map(\.rawValue)))
+        #expect(itemKeys(guided["cues"]) == Set(CueSheet.Cue.Key.allCases.map(\.rawValue)))
+        #expect(itemKeys(guided["voice"]) == Set(CueSheet.VoicePrompt.Key.allCases.map(\.rawValue)))
+    }
+
+    /// What the schema requires, the reader needs: the guided sheet without one required key is
+    /// refused by CueSheet.decode, and without one optional key it is read.
+    @Test func requiredKeysAreWhatTheReaderNeeds() throws {
+        let schema = try Self.load(cueSheetSchema)
+        // where each object's keys are taken away: one object of each kind (the practice section, a prompt on a phase)
+        let places: [(path: [Any], schema: [String: Any])] = [
+            ([], schema),
+            (["audio"], try Self.object(schema, "properties", "audio")),
+            (["pattern"], try Self.object(schema, "properties", "pattern")),
+            (["sections", 1], try Self.object(schema, "properties", "sections", "items")),
+            (["phases", 2], try Self.object(schema, "properties", "phases", "items")),
+            (["cues", 1], try Self.object(schema, "properties", "cues", "items")),
+            (["voice", 1], try Self.object(schema, "properties", "voice", "items")),
+        ]
+        var checked = 0
+        for place in places {
+            let required = Set(place.schema["required"] as? [String] ?? [])
+            let properties = (place.schema["properties"] as? [String: Any] ?? [:]).keys.sorted()
+            for key in properties {
+                var object = try CueSheetFixture.guidedObject()
+                setJSON(&object, place.path + [key], nil)
+                let json = String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+                let where_ = (place.path.map { "\($0)" } + [key]).joined(separator: ".")
+                if required.contains(key) {
+                    #expect(throws: CueSheetError.self, "\(where_) is required, but the reader does without it") { try CueSheet.decode(from: json) }
+                } else {
+                    #expect(throws: Never.self, "\(where_) is optional, but the reader needs it") { try CueSheet.decode(from: json) }
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 40)
     }
 
     // MARK: - The validator script
