@@ -34,30 +34,11 @@ struct CueSounds {
             samples = [Float](repeating: 0, count: frames * channels)
             for i in 0..<frames { for c in 0..<channels { samples[i * channels + c] = mono[i] } }
         case .file(let path, let gainDB):
-            let key = "cues.\(name).file"
-            guard let assets else {
-                throw DiagnosticList([
-                    Diagnostic(
-                        "\(key): no assets folder found above the recipe (use --assets DIR)",
-                        at: recipe.location(of: key), kind: .noInput)
-                ])
-            }
-            let resolved: String
-            do { resolved = try assets.resolve(path, key: key, in: recipe) } catch { throw DiagnosticList([error]) }
-            samples = []
-            do {
-                try AudioDecoder.decode(
-                    path: resolved, sampleRate: rate, channels: channels,
-                    maximumFrames: Int64(Self.maximumFileSeconds * rate), identity: expected[resolved]
-                ) { (p, n) throws(AudioError) in
-                    samples.append(contentsOf: p[0..<(n * channels)])
-                }
+            do throws(Diagnostic) {
+                samples = try PromptClips.decode(
+                    path, key: "cues.\(name).file", rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected)
             } catch {
-                throw DiagnosticList([
-                    Diagnostic(
-                        "\(key): \(path): \(error.operation) failed: \(error.reason)",
-                        at: recipe.location(of: key), kind: error.kind)
-                ])
+                throw DiagnosticList([error])
             }
             let gain = Float(Gain.linear(dB: gainDB))
             if gain != 1 { for i in samples.indices { samples[i] *= gain } }

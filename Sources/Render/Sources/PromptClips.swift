@@ -67,8 +67,9 @@ struct PromptClips {
         return clips.count - 1
     }
 
-    /// A recorded clip, decoded, resampled and mapped to the output's channels like a cue file.
-    private static func decode(
+    /// A recorded clip (a prompt's or a cue's file), found in the assets folder, decoded, resampled and
+    /// mapped to the output's channels, at most 60 s (`RecipeLimits.maxPromptSeconds`, `CueSounds.maximumFileSeconds`).
+    static func decode(
         _ path: String, key: String, rate: Int, channels: Int, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
     ) throws(Diagnostic) -> [Float] {
         guard let assets else {
