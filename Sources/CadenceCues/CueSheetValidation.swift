@@ -10,6 +10,8 @@ extension CueSheet {
     ///   no gap, no overlap, nothing outside it. Phases need a practice section, and a practice
     ///   section of any length needs phases.
     /// - Cues: `frame` inside the file (`0..<frames`), `phase` a phase index, `length_frames` ≥ 0.
+    /// - cues-v1.1: `segment` ≥ 0, a phase's the same as its practice section's; a phase's `length`
+    ///   above 0; `voice` in frame order without overlaps, inside the file, and no `file` for a draft.
     ///
     /// `decode(from:)` runs this; call it on a sheet built in memory before looking things up in it.
     public func validate() throws(CueSheetError) {
@@ -48,6 +50,9 @@ extension CueSheet {
                     path: Self.path(path, Section.Key.kind), reason: "unknown section kind \(JSONText.string(s.kind)) (known: \(known))")
             }
             try checkSpan(s.startFrame, s.endFrame, path: path, allowEmpty: true)
+            if let segment = s.segment, segment < 0 {
+                throw .invalidValue(path: Self.path(path, Section.Key.segment), reason: "must not be negative, found \(segment)")
+            }
             try checkTime(s.start, gives: s.startFrame, path: Self.path(path, Section.Key.start))
             try checkTime(s.end, gives: s.endFrame, path: Self.path(path, Section.Key.end))
             if let previous {
@@ -81,6 +86,17 @@ extension CueSheet {
         for (i, p) in phases.enumerated() {
             let path = Self.path(.phases, i)
             guard p.cycle >= 0 else { throw .invalidValue(path: Self.path(path, Phase.Key.cycle), reason: "must not be negative, found \(p.cycle)") }
+            if let segment = p.segment, segment < 0 {
+                throw .invalidValue(path: Self.path(path, Phase.Key.segment), reason: "must not be negative, found \(segment)")
+            }
+            if let segment = p.segment, segment != practice.segment ?? segment {
+                throw .invalidValue(
+                    path: Self.path(path, Phase.Key.segment),
+                    reason: "is \(segment), but the phase lies in the practice section of segment \(practice.segment ?? 0)")
+            }
+            if let length = p.length, !(length.value.isFinite && length.value > 0) {
+                throw .invalidValue(path: Self.path(path, Phase.Key.length), reason: "must be a length in seconds above 0, found \(length)")
+            }
             try checkSpan(p.startFrame, p.endFrame, path: path, allowEmpty: false)
             try checkTime(p.start, gives: p.startFrame, path: Self.path(path, Phase.Key.start))
             try checkTime(p.end, gives: p.endFrame, path: Self.path(path, Phase.Key.end))
@@ -153,6 +169,11 @@ extension CueSheet {
             }
             if let phase = v.phase, !phases.indices.contains(phase) {
                 throw .outOfRange(path: Self.path(path, VoicePrompt.Key.phase), reason: "is \(phase), not a phase index")
+            }
+            if v.draft, let file = v.file {
+                throw .invalidValue(
+                    path: Self.path(path, VoicePrompt.Key.file),
+                    reason: "a draft is spoken by the draft voice, so its file must be null, found \(JSONText.string(file))")
             }
             guard v.duckDB.isFinite, v.duckDB >= 0 else {
                 throw .invalidValue(path: Self.path(path, VoicePrompt.Key.duckDB), reason: "must be a finite number ≥ 0, found \(v.duckDB)")

@@ -69,13 +69,13 @@ struct DecodeContext {
         locations[path] = location(node)
     }
 
-    /// What a node is, for `found …`: `'5x'`, `nothing`, `a mapping`, `a list`.
+    /// What a node is, for `found …`: `'5x'`, `nothing`, `a mapping`, `a list`, `an empty list`.
     func describe(_ node: NodeID) -> String {
         if document[node].isNull { return "nothing" }
         switch document[node].content {
         case .scalar(let text, _): return DiagnosticText.quoted(text)
-        case .mapping: return "a mapping"
-        case .sequence: return "a list"
+        case .mapping(let pairs): return pairs.isEmpty ? "an empty mapping" : "a mapping"
+        case .sequence(let items): return items.isEmpty ? "an empty list" : "a list"
         }
     }
 

@@ -60,6 +60,12 @@ public enum RecipeLimits {
     /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
     public static let maxHarmonics = 16
 
+    // MARK: - Programs
+
+    /// The most segments of a program (recipe-v1.1 § Programs), and so the highest `segment:` a
+    /// prompt may name: 1,000. A recipe without `program:` has one segment.
+    public static let maxSegments = 1000
+
     // MARK: - Voice
 
     /// The most entries of `voice.prompts`: 1,000 (`DecodeContext.voice`).
@@ -71,8 +77,9 @@ public enum RecipeLimits {
     /// The longest prompt `text`: 1,024 bytes of UTF-8 (a few sentences), with no control
     /// characters (`DecodeContext.voice`); it is written into the cue sheet and the captions.
     public static let maxPromptTextBytes = 1024
-    /// The longest prompt clip: 60 s, like a cue file (checked when the renderer decodes it).
-    public static let maxPromptSeconds = 60
+    /// The longest recorded clip, a prompt's or a cue's file, and the longest draft prompt: 60 s
+    /// (checked from the header by `--check` where it tells, and while the renderer decodes it).
+    public static let maxClipSeconds = 60
     /// `voice.attack` and `voice.release`: at most 5 s.
     public static let maxDuckRamp = ExactSeconds(seconds: 5)
 

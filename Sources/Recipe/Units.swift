@@ -221,17 +221,21 @@ public enum Units {
 
     /// An integrated loudness target in LUFS: `-16 LUFS` or a bare number, from -70 to -5; `off` is nil.
     public static func loudness(_ text: String) -> Result<Double?, UnitError> {
-        if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "off" { return .success(nil) }
-        return quantity(text, units: [("lufs", 0), ("lkfs", 0)], unitHelp: "LUFS").flatMap { value in
-            loudnessRange.contains(value) ? .success(value) : .failure(UnitError("outside -70 … -5 LUFS"))
-        }
+        loudness(text, within: loudnessRange)
     }
 
     /// `voice.level`: the loudness every prompt clip is gained to, from -40 to -10 LUFS; `off` is nil.
     public static func voiceLevel(_ text: String) -> Result<Double?, UnitError> {
-        loudness(text).flatMap { value in
-            guard let value else { return .success(nil) }
-            return (-40 ... -10).contains(value) ? .success(value) : .failure(UnitError("outside -40 … -10 LUFS"))
+        loudness(text, within: -40 ... -10)
+    }
+
+    /// A loudness in LUFS (or LKFS) inside `range`, or `off` (nil); the error quotes that range.
+    private static func loudness(_ text: String, within range: ClosedRange<Double>) -> Result<Double?, UnitError> {
+        if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "off" { return .success(nil) }
+        return quantity(text, units: [("lufs", 0), ("lkfs", 0)], unitHelp: "LUFS").flatMap { value in
+            range.contains(value)
+                ? .success(value)
+                : .failure(UnitError("outside \(Int(range.lowerBound)) … \(Int(range.upperBound)) LUFS"))
         }
     }
 

@@ -38,7 +38,10 @@ extension DecodeContext {
         }
         remember("voice.prompts", list)
         guard case .sequence(let items) = document[list].content, !items.isEmpty else {
-            expected("a list of prompts, like '- { at: 3s, file: voice/welcome.wav, text: Welcome }'", at: list, path: "voice.prompts")
+            let empty = document[list].content.isEmptySequence
+            expected(
+                "a list of prompts, like '- { at: 3s, file: voice/welcome.wav, text: Welcome }'", at: list, path: "voice.prompts",
+                reason: empty ? "a guided track needs at least one prompt; without any, leave out 'voice:'" : nil)
             return nil
         }
         guard items.count <= RecipeLimits.maxPromptEntries else {
@@ -74,6 +77,8 @@ extension DecodeContext {
         let before = problemCount
         let what = "a mapping with 'at:' or 'on:', and 'file:' or 'text:'"
         guard let fields = fields(of: node, path: path, allowed: Self.promptKeys, what: what) else { return nil }
+        // A misspelt key (`flie:`) is the problem: "found neither" beside it would be a second, spurious one.
+        let keysRead = problemCount == before
         var placement: Prompt.Placement?
         switch (fields["at"], fields["on"]) {
         case (let at?, nil):
@@ -92,12 +97,14 @@ extension DecodeContext {
             error(
                 "\(path): expected either 'at:' (a time) or 'on:' (a phase kind), found both" + (line == here ? "" : " (the 'at:' is on line \(line))"),
                 at: fields.keys["on"] ?? on)
-        case (nil, nil):
+        case (nil, nil) where keysRead:
             error("\(path): expected 'at:' (a time) or 'on:' (a phase kind), found neither", at: node)
+        case (nil, nil):
+            break
         }
         let file = fields["file"].flatMap { assetPath($0, path: path + ".file") }
         let text = fields["text"].flatMap { promptText($0, path: path + ".text") }
-        if !fields.has("file") && !fields.has("text") {
+        if !fields.has("file") && !fields.has("text") && keysRead {
             error("\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither", at: node)
         }
         guard let placement, problemCount == before else { return nil }
@@ -122,7 +129,7 @@ extension DecodeContext {
         }
         let cycles = fields["cycles"].map { self.cycles($0, path: path + ".cycles") }
         let segment = fields["segment"].map {
-            integer($0, path: path + ".segment", range: 1...RecipeLimits.maxPromptEntries, what: "a segment number from 1")
+            integer($0, path: path + ".segment", range: 1...RecipeLimits.maxSegments, what: "a segment number from 1")
         }
         guard let kind else { return nil }
         if case .some(.none) = cycles { return nil }
@@ -137,7 +144,7 @@ extension DecodeContext {
         let items: [NodeID]
         if case .sequence(let list) = document[node].content {
             guard !list.isEmpty else {
-                expected(what, at: node, path: path)
+                expected(what, at: node, path: path, reason: "to speak on every cycle, leave out 'cycles:'")
                 return nil
             }
             items = list
@@ -148,7 +155,7 @@ extension DecodeContext {
         for (index, item) in items.enumerated() {
             let itemPath = items.count == 1 && item == node ? path : "\(path).\(index)"
             guard let written = text(item), let range = Self.cycleRange(written) else {
-                expected(what, at: item, path: itemPath)
+                expected(what, at: item, path: itemPath, reason: text(item).flatMap(Self.cycleRangeProblem))
                 continue
             }
             ranges.append(range)
@@ -168,6 +175,17 @@ extension DecodeContext {
             high <= RecipeLimits.cycles.upperBound
         else { return nil }
         return low...high
+    }
+
+    /// Why numbers that look like a cycle range are not one: `3-1` backwards, `0` before the first
+    /// cycle, more than the cycle limit. Nil for text that is not numbers at all.
+    static func cycleRangeProblem(_ text: String) -> String? {
+        let numbers = text.split(separator: "-", omittingEmptySubsequences: false).map { Int(String($0).trimmingSpaces) }
+        guard (1...2).contains(numbers.count), let low = numbers.first ?? nil, let high = numbers.last ?? nil else { return nil }
+        if low < 1 || high < 1 { return "cycles are counted from 1" }
+        if high < low { return "a range runs upwards: did you mean '\(high)-\(low)'?" }
+        if high > RecipeLimits.cycles.upperBound { return "a track has at most \(RecipeLimits.cycles.upperBound) cycles" }
+        return nil
     }
 
     /// A prompt's words: non-empty, at most `maxPromptTextBytes`, no control characters.

@@ -27,6 +27,12 @@ struct YAMLNode: Sendable {
         /// Key/value pairs in document order; duplicates are kept for the decoder to report.
         case mapping([YAMLPair])
         case sequence([NodeID])
+
+        /// True for `[]`.
+        var isEmptySequence: Bool {
+            if case .sequence(let items) = self { return items.isEmpty }
+            return false
+        }
     }
 
     var content: Content

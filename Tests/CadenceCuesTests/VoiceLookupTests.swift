@@ -62,9 +62,16 @@ import Testing
     static let broken: [(String, String, String)] = [
         ("\"index\": 1, \"text\"", "\"index\": 5, \"text\"", "voice[1].index"),
         ("\"duck_db\": 12.0 }", "\"duck_db\": -1.0 }", "voice[0].duck_db"),
+        ("\"file\": \"v.wav\", \"draft\": false", "\"file\": \"v.wav\", \"draft\": true", "voice[0].file"),
+        ("\"segment\": 0, \"cycle\"", "\"segment\": -1, \"cycle\"", "phases[0].segment"),
+        ("\"segment\": 0, \"cycle\"", "\"segment\": 1, \"cycle\"", "phases[0].segment"),
+        ("\"kind\": \"practice\", \"segment\": 0", "\"kind\": \"practice\", \"segment\": -2", "sections[1].segment"),
+        ("\"length\": 4.0, \"start_frame\"", "\"length\": 0, \"start_frame\"", "phases[0].length"),
     ]
 
-    @Test("a voice entry out of order, with a wrong index or a negative depth is refused at its path", arguments: broken.indices)
+    @Test(
+        "a voice entry out of order, with a wrong index, a negative depth, a draft naming a file, or a bad segment or phase length is refused at its path",
+        arguments: broken.indices)
     func refusals(_ i: Int) {
         let (of, with, path) = Self.broken[i]
         var sheet = Synthetic.sheet(rate: 48000, intro: 10_000_000_000, outro: 0, pattern: Synthetic.unevenPattern, phaseCount: 8)
@@ -74,6 +81,12 @@ import Testing
                 duckDB: 12, sampleRate: 48000)
         }
         sheet.minorVersion = 1
+        for i in sheet.sections.indices where sheet.sections[i].kind == "practice" { sheet.sections[i].segment = 0 }
+        for i in sheet.phases.indices {
+            sheet.phases[i].segment = 0
+            sheet.phases[i].length = DecimalText("4")
+        }
+        #expect(throws: Never.self) { try sheet.validate() }
         let text = sheet.jsonText()
         let edited = text.replacingOccurrences(of: of, with: with, options: [], range: text.range(of: of))
         #expect(edited != text)

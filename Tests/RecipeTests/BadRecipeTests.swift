@@ -140,7 +140,7 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
                   "pattern.phases.0: expected a 'length:'", "found none"),
         BadRecipe("phase as text", "cycles: 1\npattern:\n  phases:\n    - inhale\n", at: 4, 7, "pattern.phases.0: expected a phase",
                   "found 'inhale'"),
-        BadRecipe("no phases", "cycles: 1\npattern:\n  phases: []\n", at: 3, 11, "pattern.phases: expected a list of phases", "found a list"),
+        BadRecipe("no phases", "cycles: 1\npattern:\n  phases: []\n", at: 3, 11, "pattern.phases: expected a list of phases", "found an empty list"),
         BadRecipe("too many phases", "cycles: 1\npattern:\n  phases:\n" + String(repeating: "    - inhale: 1s\n", count: 1001), at: 4, 5,
                   "pattern.phases: expected at most 1000 phases", "1001 phases"),
 

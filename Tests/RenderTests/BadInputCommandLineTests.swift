@@ -57,8 +57,10 @@ enum BadInputCorpus {
     }
 
     /// A folder with `recipes/<name>.yml` for `cases`, and `assets/` in which
-    /// `beds/escape.wav` links to `outside.wav`, a real sound beside the assets
-    /// folder (the corpus's link case), and `beds/absent.wav` does not exist.
+    /// `beds/escape.wav` and `voice/escape.wav` link to `outside.wav`, a real sound beside the
+    /// assets folder (the corpus's link cases), `beds/absent.wav` does not exist, and `voice/`
+    /// holds the prompt clips of the voice cases: `two-seconds.wav` (a 2 s tone), `empty.wav`
+    /// (no frames), `corrupt.wav` (not a sound file) and `long.wav` (61 s, over the clip limit).
     static func workspace(_ cases: [Case]) throws -> (folder: TempFolder, recipes: String, assets: String) {
         let folder = try TempFolder("bad-input")
         let recipes = try folder.folder("recipes")
@@ -67,6 +69,16 @@ enum BadInputCorpus {
             folder.file("outside.wav"), Fixture.sine(frequency: 440, amplitudes: [0.2], sampleRate: 48000, frames: 4800),
             sampleRate: 48000, channels: 1)
         try FileManager.default.createSymbolicLink(atPath: folder.file("assets/beds/escape.wav"), withDestinationPath: "../../outside.wav")
+        _ = try folder.folder("assets/voice")
+        try FileManager.default.createSymbolicLink(atPath: folder.file("assets/voice/escape.wav"), withDestinationPath: "../../outside.wav")
+        try Fixture.writeSound(
+            folder.file("assets/voice/two-seconds.wav"), Fixture.sine(frequency: 330, amplitudes: [0.3], sampleRate: 48000, frames: 96000),
+            sampleRate: 48000, channels: 1)
+        try Fixture.writeSound(folder.file("assets/voice/empty.wav"), [], sampleRate: 48000, channels: 1)
+        try Fixture.writeSound(
+            folder.file("assets/voice/long.wav"), Fixture.sine(frequency: 330, amplitudes: [0.3], sampleRate: 8000, frames: 61 * 8000),
+            sampleRate: 8000, channels: 1)
+        try folder.write(Array("RIFF\u{0}\u{0}\u{0}\u{0}WAVEnot a sound file".utf8), to: "assets/voice/corrupt.wav")
         for c in cases {
             try folder.write(try bytes(of: c.file), to: "recipes/\(c.name).yml")
         }

@@ -5,9 +5,6 @@ import Recipe
 
 /// Prepares each distinct cue sound of a track once: tones synthesized, files decoded and resampled.
 struct CueSounds {
-    /// The longest cue file accepted, in seconds.
-    static let maximumFileSeconds = 60
-
     private(set) var sounds: [[Float]] = []
     private var index: [CueSound: Int] = [:]
 

@@ -68,7 +68,7 @@ struct PromptClips {
     }
 
     /// A recorded clip (a prompt's or a cue's file), found in the assets folder, decoded, resampled and
-    /// mapped to the output's channels, at most 60 s (`RecipeLimits.maxPromptSeconds`, `CueSounds.maximumFileSeconds`).
+    /// mapped to the output's channels, at most 60 s (`RecipeLimits.maxClipSeconds`).
     static func decode(
         _ path: String, key: String, rate: Int, channels: Int, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
     ) throws(Diagnostic) -> [Float] {
@@ -80,7 +80,7 @@ struct PromptClips {
         do {
             try AudioDecoder.decode(
                 path: resolved, sampleRate: rate, channels: channels,
-                maximumFrames: Int64(RecipeLimits.maxPromptSeconds * rate), identity: expected[resolved]
+                maximumFrames: Int64(RecipeLimits.maxClipSeconds * rate), identity: expected[resolved]
             ) { (p, n) throws(AudioError) in
                 samples.append(contentsOf: p[0..<(n * channels)])
             }
@@ -96,21 +96,21 @@ struct PromptClips {
     ) throws(Diagnostic) -> [Float] {
         let mono: [Float]
         do {
-            let speech = try DraftVoice.speak(text, language: language, maximumSeconds: RecipeLimits.maxPromptSeconds)
+            let speech = try DraftVoice.speak(text, language: language, maximumSeconds: RecipeLimits.maxClipSeconds)
             mono = try SampleRateConverter.convert(speech.samples, channels: 1, from: speech.sampleRate, to: rate, name: "the draft voice")
         } catch {
             if error.kind == .data {
                 throw Diagnostic(
-                    "\(key): spoken by the draft voice it lasts over the \(RecipeLimits.maxPromptSeconds) s a prompt may last "
+                    "\(key): spoken by the draft voice it lasts over the \(RecipeLimits.maxClipSeconds) s a prompt may last "
                         + "(expected a shorter text; split it into two prompts)",
                     at: recipe.location(of: key), kind: .data)
             }
             throw Diagnostic("\(key): the draft voice: \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: error.kind)
         }
         let seconds = mono.count / rate
-        guard mono.count <= RecipeLimits.maxPromptSeconds * rate else {
+        guard mono.count <= RecipeLimits.maxClipSeconds * rate else {
             throw Diagnostic(
-                "\(key): spoken by the draft voice it lasts \(seconds) s, over the \(RecipeLimits.maxPromptSeconds) s a prompt may last "
+                "\(key): spoken by the draft voice it lasts \(seconds) s, over the \(RecipeLimits.maxClipSeconds) s a prompt may last "
                     + "(expected a shorter text; split it into two prompts)",
                 at: recipe.location(of: key), kind: .data)
         }

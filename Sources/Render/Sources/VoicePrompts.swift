@@ -9,6 +9,7 @@ import Timeline
 ///
 /// Checked here, where the clips' lengths are known: a prompt that runs past the file's end
 /// (by how much), and two prompts that sound at the same time (both named, with their times).
+/// `render --check` runs the same check on the lengths the clips' headers give.
 struct VoicePrompts {
     /// One placed prompt as the cue sheet describes it.
     struct Placed: Equatable {
@@ -62,32 +63,12 @@ struct VoicePrompts {
                 problems.append(error)
             }
         }
-        if !problems.isEmpty { throw DiagnosticList(problems) }
+        if !problems.isEmpty { throw DiagnosticList(Self.inRecipeOrder(problems)) }
 
-        func seconds(_ frames: Int64) -> String { DiagnosticText.number((Double(frames) / Double(rate) * 1000).rounded() / 1000) + "s" }
-        var spans: [(start: Int64, end: Int64)] = []
-        for event in timeline.prompts {
-            let length = Int64(clips.clips[clipOf[event.prompt] ?? 0].samples.count / channels)
-            let end = event.frame + length
-            if end > timeline.totalFrames {
-                problems.append(
-                    Diagnostic(
-                        "voice.prompts.\(event.prompt): the prompt starts at \(seconds(event.frame)) and lasts \(seconds(length)): "
-                            + "it runs \(seconds(end - timeline.totalFrames)) past the file's end (\(seconds(timeline.totalFrames))); "
-                            + "expected it to end by then (start it earlier, or lengthen the outro)",
-                        at: recipe.location(of: "voice.prompts.\(event.prompt)"), kind: .data))
-            }
-            spans.append((event.frame, end))
-        }
-        for (a, b) in zip(timeline.prompts.indices, timeline.prompts.indices.dropFirst()) where spans[b].start < spans[a].end {
-            let first = timeline.prompts[a], second = timeline.prompts[b]
-            problems.append(
-                Diagnostic(
-                    "voice.prompts.\(second.prompt): the prompt at \(seconds(spans[b].start)) starts while voice.prompts.\(first.prompt) "
-                        + "(\(seconds(spans[a].start)) to \(seconds(spans[a].end))) still sounds; expected prompts that do not overlap "
-                        + "(move one by at least \(seconds(spans[a].end - spans[b].start)))",
-                    at: recipe.location(of: "voice.prompts.\(second.prompt)"), kind: .data))
-        }
+        var lengths: [Int: Int64] = [:]
+        for (prompt, clip) in clipOf { lengths[prompt] = Int64(clips.clips[clip].samples.count / channels) }
+        let spans = timeline.prompts.map { (start: $0.frame, end: $0.frame + (lengths[$0.prompt] ?? 0)) }
+        problems = Self.overlapsAndOverruns(timeline: timeline, lengths: lengths, recipe: recipe)
         if !problems.isEmpty { throw DiagnosticList(problems) }
 
         var depths: [Double]
@@ -117,6 +98,54 @@ struct VoicePrompts {
                 prompt: event.prompt, phase: event.phase, frame: event.frame, lengthFrames: span.0.end - span.0.start, duckDB: applied)
         }
         self.duck = duck
+    }
+
+    /// Prompts that run past the file's end (by how much) and prompts that start while the one
+    /// before still sounds (both named, with their times), from each prompt's length in frames at
+    /// the output rate. A prompt missing from `lengths` is not known yet (a draft, or a header that
+    /// does not say) and is left for the render. `margins` are how much shorter a length may turn
+    /// out once decoded (a resampled clip's length from its header); a problem is reported only
+    /// when it holds at the shortest. An `on:` prompt is named once, not once per cycle.
+    static func overlapsAndOverruns(
+        timeline: Timeline, lengths: [Int: Int64], margins: [Int: Int64] = [:], recipe: Recipe
+    ) -> [Diagnostic] {
+        let rate = timeline.sampleRate
+        func seconds(_ frames: Int64) -> String { DiagnosticText.number((Double(frames) / Double(rate) * 1000).rounded() / 1000) + "s" }
+        var problems: [Diagnostic] = []
+        var reported: Set<[Int]> = []
+        for event in timeline.prompts {
+            guard let length = lengths[event.prompt] else { continue }
+            let end = event.frame + length
+            if end - (margins[event.prompt] ?? 0) > timeline.totalFrames, reported.insert([event.prompt]).inserted {
+                problems.append(
+                    Diagnostic(
+                        "voice.prompts.\(event.prompt): the prompt starts at \(seconds(event.frame)) and lasts \(seconds(length)): "
+                            + "it runs \(seconds(end - timeline.totalFrames)) past the file's end (\(seconds(timeline.totalFrames))); "
+                            + "expected it to end by then (start it earlier, or lengthen the outro)",
+                        at: recipe.location(of: "voice.prompts.\(event.prompt)"), kind: .data))
+            }
+        }
+        for (first, second) in zip(timeline.prompts, timeline.prompts.dropFirst()) {
+            guard let length = lengths[first.prompt], lengths[second.prompt] != nil else { continue }
+            let end = first.frame + length
+            guard second.frame < end - (margins[first.prompt] ?? 0), reported.insert([first.prompt, second.prompt]).inserted else { continue }
+            problems.append(
+                Diagnostic(
+                    "voice.prompts.\(second.prompt): the prompt at \(seconds(second.frame)) starts while voice.prompts.\(first.prompt) "
+                        + "(\(seconds(first.frame)) to \(seconds(end))) still sounds; expected prompts that do not overlap "
+                        + "(move one by at least \(seconds(end - second.frame)))",
+                    at: recipe.location(of: "voice.prompts.\(second.prompt)"), kind: .data))
+        }
+        return inRecipeOrder(problems)
+    }
+
+    /// Problems ordered as the recipe reads, by line then column (stable, so one prompt's problems keep their order).
+    static func inRecipeOrder(_ problems: [Diagnostic]) -> [Diagnostic] {
+        problems.enumerated().sorted { a, b in
+            let x = a.element.location, y = b.element.location
+            let p = (x?.line ?? .max, x?.column ?? .max, a.offset), q = (y?.line ?? .max, y?.column ?? .max, b.offset)
+            return p < q
+        }.map(\.element)
     }
 
     /// An error at `voice.draft_voice` when espeak-ng has no voice of that language (or cannot start).

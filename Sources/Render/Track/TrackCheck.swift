@@ -12,7 +12,8 @@ extension TrackRenderer {
     @discardableResult
     public static func check(recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders()) throws(DiagnosticList) -> [String] {
         var problems: [Diagnostic] = []
-        do { _ = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
+        var timeline: Timeline?
+        do { timeline = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
         // what the output's format decides (a bit rate libvorbis has no mode for, CAF's defect);
         // a format that comes from `-o` is planned when the track renders
         if recipe.output.format != nil {
@@ -22,6 +23,7 @@ extension TrackRenderer {
             problems.append(problem)
         }
         var used: [String] = []
+        var clipHeaders: [String: AssetHeaders.Header] = [:]
         var folder: AssetFolder?
         do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
         for (key, path) in recipe.assetPaths {
@@ -36,6 +38,7 @@ extension TrackRenderer {
                     let header = try headers.header(of: resolved)
                     try Self.checkHeader(of: header, path: resolved, key: key, outputRate: recipe.output.sampleRate)
                     used.append(resolved)
+                    clipHeaders[key] = header
                 } catch {
                     problems.append(Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
                                                at: recipe.location(of: key), kind: error.kind))
@@ -44,8 +47,29 @@ extension TrackRenderer {
                 problems.append(error)
             }
         }
+        if problems.isEmpty, let timeline {
+            problems += promptProblems(timeline: timeline, clipHeaders: clipHeaders, recipe: recipe)
+        }
         if !problems.isEmpty { throw DiagnosticList(problems) }
         return used
+    }
+
+    /// Prompts that overlap or run past the end, from the lengths their clips' headers give
+    /// (a draft's is known only once it is spoken, so the render finds those). A clip at the
+    /// output's rate has its exact length; a resampled one is counted up to 10 ms short, so that
+    /// only what the render will also refuse is reported here.
+    private static func promptProblems(timeline: Timeline, clipHeaders: [String: AssetHeaders.Header], recipe: Recipe) -> [Diagnostic] {
+        guard let voice = recipe.voice else { return [] }
+        let rate = Int64(timeline.sampleRate)
+        var lengths: [Int: Int64] = [:]
+        var margins: [Int: Int64] = [:]
+        for (number, prompt) in voice.prompts.enumerated() {
+            guard prompt.file != nil, let header = clipHeaders["voice.prompts.\(number).file"], let frames = header.knownFrames else { continue }
+            let input = Int64(header.sampleRate)
+            lengths[number] = input == rate ? frames : frames * rate / input
+            if input != rate { margins[number] = rate / 100 }
+        }
+        return VoicePrompts.overlapsAndOverruns(timeline: timeline, lengths: lengths, margins: margins, recipe: recipe)
     }
 
     /// What an asset's header already tells, so that `--check` finds it without decoding:
@@ -57,7 +81,7 @@ extension TrackRenderer {
             if let frames = header.knownFrames { try PreparedBed.checkLength(frames: frames, rate: header.sampleRate, path: path) }
         } else {
             // a cue file or a prompt clip: both at most 60 s
-            let limit = Int64(CueSounds.maximumFileSeconds) * Int64(outputRate)
+            let limit = Int64(RecipeLimits.maxClipSeconds) * Int64(outputRate)
             try AudioDecoder.checkClaimedLength(
                 header.knownFrames, inputRate: header.sampleRate, path: path, sampleRate: outputRate, maximumFrames: limit)
         }
