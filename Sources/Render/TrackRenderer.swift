@@ -14,13 +14,18 @@ import Timeline
 /// audio, all put in place together). Every pass is `Driver.run`.
 public final class TrackRenderer: @unchecked Sendable {
     private let beds: BedCache
+    /// Cue files, prompt clips and drafts, decoded once for all the tracks this renderer renders.
+    public let clips: ClipCache
     /// Threads one render may keep busy: pass 1's halves, and the encoder beside the mixer.
     private let threads: Int
 
     /// `threads`: 1 renders on the calling thread only (a catalog's `-j N` runs N such
     /// renders, so `-j 1` uses one core); the default uses every core.
-    public init(beds: BedCache = BedCache(), threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(
+        beds: BedCache = BedCache(), clips: ClipCache = ClipCache(), threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
         self.beds = beds
+        self.clips = clips
         self.threads = max(1, threads)
     }
 
@@ -54,7 +59,7 @@ public final class TrackRenderer: @unchecked Sendable {
         // seeds follow the recipe's meaning, not its spacing or comments
         let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
         let sources = try TrackSources(
-            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, seed: Seed.word(seed, 0), expected: expected)
+            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, clips: clips, seed: Seed.word(seed, 0), expected: expected)
         let contract = LoudnessContract(recipe: recipe, format: output.format)
         return try DiagnosticList.collecting(file: recipe.file) {
             let files = TrackFiles(recipe: recipe, timeline: timeline, sources: sources, output: output)

@@ -1,6 +1,7 @@
 import AudioIO
 import CadenceCues
 import Foundation
+import Render
 import Testing
 
 /// Voice prompts (recipe-v1.1 § Voice prompts): exact onsets, levelling, scheduled ducking, errors.
@@ -205,6 +206,51 @@ struct VoiceTests {
         let text = try String(contentsOfFile: a.cueSheetPath, encoding: .utf8)
         #expect(sheetA.jsonText().replacingOccurrences(of: "a.flac", with: "a.flac") == text)
         #expect(text.contains("\"version\": 1.1,"))
+    }
+
+    @Test("one renderer decodes a clip once for every track that uses it, and decodes it again once the file changes")
+    func clipsSharedBetweenTracks() throws {
+        let folder = try Self.folder("voice-shared")
+        func recipe(_ id: String, extra: String = "") throws -> String {
+            try folder.write(
+                """
+                id: \(id)
+                duration: 16s
+                pattern: box
+                \(extra)
+                voice:
+                  prompts:
+                    - { at: 1s, file: voice/loud.wav, text: "Hello" }
+                    - { at: 6s, file: voice/loud.wav, text: "Again" }
+                output: { format: wav, bit_depth: 32f, loudness: off }
+                """, to: "recipes/\(id).yml")
+        }
+        let first = try recipe("shared-a"), second = try recipe("shared-b", extra: "cues: { exhale: { file: voice/loud.wav } }")
+        let renderer = TrackRenderer()
+        let a = try renderer.render(recipePath: first, outputPath: folder.file("a.wav"), assets: nil)
+        let b = try renderer.render(recipePath: second, outputPath: folder.file("b.wav"), assets: nil)
+        // the prompts of both tracks and the second's cue file: one clip, one decoding
+        #expect(renderer.clips.misses == 1)
+        // and what the cache gave is what a fresh decoding gives
+        let fresh = try TrackRenderer().render(recipePath: second, outputPath: folder.file("b-fresh.wav"), assets: nil)
+        #expect(try sha256(ofFile: b.audioPath) == (try sha256(ofFile: fresh.audioPath)))
+        // a cache too small for the clip keeps nothing: each track decodes it, to the same bytes
+        let small = TrackRenderer(clips: ClipCache(budgetBytes: 1000))
+        let c = try small.render(recipePath: first, outputPath: folder.file("c.wav"), assets: nil)
+        _ = try small.render(recipePath: second, outputPath: folder.file("d.wav"), assets: nil)
+        #expect(small.clips.misses == 3)
+        #expect(try sha256(ofFile: c.audioPath) == (try sha256(ofFile: a.audioPath)))
+
+        // the clip is another recording now (same path, another pitch): decoded again, and the new one sounds
+        try Fixture.writeSound(
+            folder.file("assets/voice/loud.wav"), Fixture.sine(frequency: 660, amplitudes: [0.3], sampleRate: 48000, frames: 24000),
+            sampleRate: 48000, channels: 1)
+        let again = try renderer.render(recipePath: first, outputPath: folder.file("a2.wav"), assets: nil)
+        let before = try readAudio(a.audioPath), after = try readAudio(again.audioPath)
+        let prompt = 48000..<60000  // inside the first prompt (1 s to 1.5 s)
+        #expect(goertzel(before, channel: 0, frequency: 440, range: prompt) > 1000 * goertzel(before, channel: 0, frequency: 660, range: prompt))
+        #expect(goertzel(after, channel: 0, frequency: 660, range: prompt) > 1000 * goertzel(after, channel: 0, frequency: 440, range: prompt))
+        #expect(renderer.clips.misses == 2)
     }
 
     @Test("draft prompts are spoken by espeak-ng at the output rate, the same on every run, and captioned like recorded ones")

@@ -10,7 +10,8 @@ struct CueSounds {
 
     /// The sound's index, preparing it on first use.
     mutating func prepare(
-        _ sound: CueSound, name: String, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity] = [:]
+        _ sound: CueSound, name: String, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity] = [:],
+        cache: ClipCache
     ) throws(DiagnosticList) -> Int {
         if let found = index[sound] { return found }
         let rate = recipe.output.sampleRate
@@ -33,7 +34,8 @@ struct CueSounds {
         case .file(let path, let gainDB):
             do throws(Diagnostic) {
                 samples = try PromptClips.decode(
-                    path, key: "cues.\(name).file", rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected)
+                    path, key: "cues.\(name).file", rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected,
+                    cache: cache)
             } catch {
                 throw DiagnosticList([error])
             }

@@ -22,7 +22,7 @@ struct PromptClips {
 
     /// The clip's index for prompt `number`, preparing it on first use.
     mutating func prepare(
-        prompt number: Int, voice: Voice, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
+        prompt number: Int, voice: Voice, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity], cache: ClipCache
     ) throws(Diagnostic) -> Int {
         let prompt = voice.prompts[number]
         let rate = recipe.output.sampleRate
@@ -35,11 +35,16 @@ struct PromptClips {
         if let path = prompt.file {
             key = "voice.prompts.\(number).file"
             name = path
-            samples = try Self.decode(path, key: key, rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected)
+            samples = try Self.decode(
+                path, key: key, rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected, cache: cache)
         } else {
             key = "voice.prompts.\(number).text"
             name = "the draft voice"
-            samples = try Self.speak(prompt.text ?? "", language: voice.draftVoice, key: key, rate: rate, channels: channels, recipe: recipe)
+            let text = prompt.text ?? ""
+            samples = try cache.clip(.draft(text: text, language: voice.draftVoice, sampleRate: rate, channels: channels)) {
+                () throws(Diagnostic) in
+                try Self.speak(text, language: voice.draftVoice, key: key, rate: rate, channels: channels, recipe: recipe)
+            }
         }
         guard !samples.isEmpty else {
             throw Diagnostic("\(key): \(name) holds no sound (expected a recorded voice)", at: recipe.location(of: key), kind: .data)
@@ -69,13 +74,24 @@ struct PromptClips {
 
     /// A recorded clip (a prompt's or a cue's file), found in the assets folder, decoded, resampled and
     /// mapped to the output's channels, at most 60 s (`RecipeLimits.maxClipSeconds`).
+    /// Decoded once per file version, rate and channels in `cache`.
     static func decode(
-        _ path: String, key: String, rate: Int, channels: Int, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity]
+        _ path: String, key: String, rate: Int, channels: Int, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity],
+        cache: ClipCache
     ) throws(Diagnostic) -> [Float] {
         guard let assets else {
             throw Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)", at: recipe.location(of: key), kind: .noInput)
         }
         let resolved = try assets.resolve(path, key: key, in: recipe)
+        let cacheKey = ClipCache.fileKey(path: resolved, expected: expected[resolved], sampleRate: rate, channels: channels)
+        return try cache.clip(cacheKey) { () throws(Diagnostic) in
+            try decode(resolved: resolved, path: path, key: key, rate: rate, channels: channels, recipe: recipe, expected: expected)
+        }
+    }
+
+    private static func decode(
+        resolved: String, path: String, key: String, rate: Int, channels: Int, recipe: Recipe, expected: [String: FileIdentity]
+    ) throws(Diagnostic) -> [Float] {
         var samples: [Float] = []
         do {
             try AudioDecoder.decode(

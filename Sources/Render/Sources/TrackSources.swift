@@ -4,7 +4,7 @@ import DSP
 import Recipe
 import Timeline
 
-/// Everything a track's mix draws on, prepared once: the bed and every cue sound.
+/// Everything a track's mix draws on, prepared once: the bed, every cue sound and prompt clip.
 struct TrackSources {
     private let bedKind: () -> BedSource.Kind
     private let bedGain: Float
@@ -22,7 +22,7 @@ struct TrackSources {
     /// `expected`: the version of each asset file (by resolved path) that the render must read,
     /// when a catalog fingerprinted them; a file that is another version by then is an error.
     init(
-        recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, seed: UInt64,
+        recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, clips: ClipCache, seed: UInt64,
         expected: [String: FileIdentity] = [:]
     ) throws(DiagnosticList) {
         let rate = recipe.output.sampleRate
@@ -81,7 +81,7 @@ struct TrackSources {
         var failed: Set<String> = []
         for cue in timeline.cues where !failed.contains(cue.name) {
             do {
-                let index = try prepared.prepare(cue.sound, name: cue.name, recipe: recipe, assets: assets, expected: expected)
+                let index = try prepared.prepare(cue.sound, name: cue.name, recipe: recipe, assets: assets, expected: expected, cache: clips)
                 events.append(CueTrack.Event(frame: cue.frame, sound: index))
                 let length = Int64(prepared.sounds[index].count / channels)
                 lengths.append(min(length, timeline.totalFrames - cue.frame))
@@ -97,7 +97,7 @@ struct TrackSources {
         var voice = VoicePrompts.none
         do {
             voice = try VoicePrompts(
-                recipe: recipe, timeline: timeline, assets: assets, expected: expected, firstSound: sounds.count,
+                recipe: recipe, timeline: timeline, assets: assets, expected: expected, clips: clips, firstSound: sounds.count,
                 bed: { [kind, bedGain = Float(Gain.linear(dB: recipe.bed?.gainDB ?? 0)), envelope = self.envelope] in
                     BedSource(kind: kind(), gain: bedGain, envelope: envelope, duck: nil, channels: channels, totalFrames: timeline.totalFrames)
                 })

@@ -39,8 +39,8 @@ struct VoicePrompts {
     /// Prepares the prompts of `timeline`; their sounds are numbered from `firstSound` in the
     /// track's list of sounds. `bed` makes the bed alone, unducked, from frame 0 (for `duck: wcag`).
     init(
-        recipe: Recipe, timeline: Timeline, assets: AssetFolder?, expected: [String: FileIdentity], firstSound: Int,
-        bed: () -> BedSource
+        recipe: Recipe, timeline: Timeline, assets: AssetFolder?, expected: [String: FileIdentity], clips cache: ClipCache,
+        firstSound: Int, bed: () -> BedSource
     ) throws(DiagnosticList) {
         guard let voice = recipe.voice, !timeline.prompts.isEmpty else {
             self = .none
@@ -57,7 +57,8 @@ struct VoicePrompts {
         var failed: Set<Int> = []
         for event in timeline.prompts where clipOf[event.prompt] == nil && !failed.contains(event.prompt) {
             do throws(Diagnostic) {
-                clipOf[event.prompt] = try clips.prepare(prompt: event.prompt, voice: voice, recipe: recipe, assets: assets, expected: expected)
+                clipOf[event.prompt] = try clips.prepare(
+                    prompt: event.prompt, voice: voice, recipe: recipe, assets: assets, expected: expected, cache: cache)
             } catch {
                 failed.insert(event.prompt)
                 problems.append(error)
