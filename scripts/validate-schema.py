@@ -214,10 +214,15 @@ def problems(error):
         branches = {}
         for sub in error.context:
             branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-        if error.validator == "oneOf" and all(set(b) == {"required"} for b in error.validator_value):
+        if all(set(b) == {"required"} for b in error.validator_value):
+            # keys that must be there: one of them (oneOf), or any of them (anyOf)
             names = [b["required"][0] for b in error.validator_value]
             given = [n for n in names if isinstance(error.instance, dict) and n in error.instance]
-            return [(error.json_path, f"expected either {' or '.join(repr(n) for n in names)}, found {'both' if given else 'neither'}")]
+            listed = " or ".join(repr(n) for n in names)
+            if error.validator == "oneOf":
+                return [(error.json_path, f"expected either {listed}, found {'both' if given else 'neither'}")]
+            either = ", ".join(repr(n) for n in names[:-1]) + f" or {names[-1]!r}" if len(names) > 1 else listed
+            return [(error.json_path, f"expected {either}, or {'both' if len(names) == 2 else 'several'}, found neither")]
         for index in sorted(branches):
             if fits(branches[index]):
                 return [p for sub in branches[index] for p in problems(sub)]

@@ -11,12 +11,15 @@ struct RejectedRecipe: Sendable, CustomTestStringConvertible {
     let yaml: String
     let schemaPath: String
     let parserSays: String
+    /// Words the schema's message at `schemaPath` must hold, when they matter.
+    let schemaSays: String?
     var testDescription: String { name }
 
-    init(_ name: String, _ yaml: String, schema schemaPath: String, parser parserSays: String) {
+    init(_ name: String, _ yaml: String, schema schemaPath: String, says schemaSays: String? = nil, parser parserSays: String) {
         self.name = name
         self.yaml = yaml
         self.schemaPath = schemaPath
+        self.schemaSays = schemaSays
         self.parserSays = parserSays
     }
 }
@@ -145,7 +148,7 @@ struct RecipeSchemaTests {
             parser: "voice.prompts.0: expected 'at:' (a time) or 'on:' (a phase kind), found neither"),
         RejectedRecipe(
             "prompt neither file nor text", base + "voice: { prompts: [ { at: 3s } ] }\n", schema: "$.voice.prompts[0]",
-            parser: "voice.prompts.0: expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"),
+            says: "expected 'file' or 'text', or both, found neither", parser: "voice.prompts.0: expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"),
         RejectedRecipe(
             "cycles on an at prompt", base + "voice: { prompts: [ { at: 3s, cycles: 1-3, text: Hi } ] }\n", schema: "$.voice.prompts[0]",
             parser: "voice.prompts.0.cycles: applies to 'on:' prompts only"),
@@ -244,6 +247,9 @@ struct RecipeSchemaTests {
         let lines = schema.lines(recipe.name)
         #expect(schema.validation.status == 1, "\(schema.validation)")
         #expect(lines.contains { $0.hasPrefix(recipe.schemaPath + ": ") }, "schema said \(lines), expected a problem at \(recipe.schemaPath)")
+        if let words = recipe.schemaSays {
+            #expect(lines.contains { $0.hasPrefix(recipe.schemaPath + ": ") && $0.contains(words) }, "schema said \(lines)")
+        }
         switch parse(recipe.yaml) {
         case .success: Issue.record("the parser accepted it")
         case .failure(let problems): #expect(problems.description.contains(recipe.parserSays), "parser said: \(problems)")
