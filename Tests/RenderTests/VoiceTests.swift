@@ -208,6 +208,30 @@ struct VoiceTests {
         #expect(text.contains("\"version\": 1.1,"))
     }
 
+    @Test("a voice-guided track, ducked bed and levelled prompts, still measures within 0.5 LU of its target", arguments: [-16.0, -23.0])
+    func loudnessWithVoice(target: Double) throws {
+        let folder = try Self.folder("voice-loudness")
+        let recipe = try folder.write(
+            """
+            id: voice-loudness
+            duration: 40s
+            pattern: box
+            bed: { file: beds/sine.wav, gain: -6 dB }
+            voice:
+              level: -20 LUFS
+              duck: 12 dB
+              prompts:
+                - { at: 1s, file: voice/loud.wav, text: "Welcome" }
+                - { on: exhale, cycles: 1-2, file: voice/quiet.wav, text: "Out" }
+                - { at: end - 3s, file: voice/tone.wav, text: "Goodbye" }
+            output: { sample_rate: 48000, channels: 2, bit_depth: 32f, loudness: \(Int(target)) LUFS }
+            """, to: "recipes/voice-loudness.yml")
+        let (_, sheet) = try renderInProcess(recipe, to: folder.file("out.wav"))
+        let measured = try measureLoudness(try readAudio(folder.file("out.wav")))
+        #expect(abs(measured.lufs - target) <= 0.5, "measured \(measured.lufs) LUFS against \(target)")
+        #expect(sheet.voice?.count == 4)
+    }
+
     @Test("one renderer decodes a clip once for every track that uses it, and decodes it again once the file changes")
     func clipsSharedBetweenTracks() throws {
         let folder = try Self.folder("voice-shared")
