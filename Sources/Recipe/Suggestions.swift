@@ -1,5 +1,5 @@
 /// Near-miss suggestions for misspelt keys and names: `did you mean 'duration'?`.
-enum Suggestions {
+public enum Suggestions {
     /// Words longer than this are never close to anything a recipe knows.
     static let maxWordLength = 64
 
@@ -11,7 +11,7 @@ enum Suggestions {
     /// never "corrected" to `id`), and less than half the longer word (so `aac` is
     /// not `wav`, nor `gong` `none`). Ties go to the earlier candidate. Failing that, the
     /// one candidate the word begins, if it has three letters or more (`pink` → `pink-noise`).
-    static func closest(to word: String, in candidates: [String]) -> String? {
+    public static func closest(to word: String, in candidates: [String]) -> String? {
         let typed = Array(word.lowercased().unicodeScalars)
         guard !typed.isEmpty, typed.count <= maxWordLength else { return nil }
         var best: (candidate: String, distance: Int)?

@@ -26,6 +26,8 @@ struct FormatOptionTests {
         _ = try folder.write(Self.recipe(id: "two", seconds: 4), to: "recipes/two.yml")
         let result = try runRender([folder.file("recipes"), "-o", folder.file("dist"), "--format", "m4a", "-q"])
         try #require(result.status == 0, "\(result)")
+        // quiet means quiet: libavcodec's own log (the AAC encoder's "Qavg: …" on close) is silenced
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
         let manifest = try #require(try Manifest.read(folder: folder.file("dist")))
         #expect(manifest.tracks.map(\.file) == ["one.m4a", "two.m4a"])
         for track in manifest.tracks {
@@ -44,10 +46,26 @@ struct FormatOptionTests {
         let path = try folder.write(Self.recipe(id: "solo", seconds: 3), to: "solo.yml")
         let written = try runRender([path, "--format", "m4a", "-q"], in: folder.path)
         try #require(written.status == 0, "\(written)")
+        #expect(written.stderr.isEmpty, "\(written.stderr)")
         #expect(FileManager.default.fileExists(atPath: folder.file("solo.m4a")))
         let clash = try runRender([path, "--format", "m4a", "-o", folder.file("solo.flac"), "-q"])
         #expect(clash.status == 65 && clash.stderr.contains("-o names a .flac file"), "\(clash)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("solo.flac")))
+    }
+
+    @Test(
+        "-o with an extension render cannot write is a usage error naming the ones it can, whatever the recipe's format",
+        arguments: [("x.mp4", "(did you mean '.m4a'?)"), ("x.aiff", "it writes .wav, .flac, .ogg, .opus, .mp3, .caf or .m4a"), ("x.flca", "(did you mean '.flac'?)")])
+    func unwritableExtension(name: String, words: String) throws {
+        let folder = try TempFolder("format-extension")
+        // with the recipe's output.format (flac), and without one
+        for text in [Self.recipe(id: "solo", seconds: 3), Self.recipe(id: "solo", seconds: 3).replacingOccurrences(of: "format: flac, ", with: "")] {
+            let path = try folder.write(text, to: "solo.yml")
+            let result = try runRender([path, "-o", folder.file(name), "-q"])
+            #expect(result.status == 64 && result.stderr.contains("render cannot write a .\((name as NSString).pathExtension) file"), "\(result)")
+            #expect(result.stderr.contains(words), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file(name)))
+        }
     }
 
     @Test("what the delivery format cannot take is refused at the recipe's line: 32f in FLAC-only ALAC, a bit rate in WAV")

@@ -17,6 +17,7 @@ final class Encoder {
         case .aac: (id, format) = (AV_CODEC_ID_AAC, AV_SAMPLE_FMT_FLTP)
         case .alac(let depth): (id, format) = (AV_CODEC_ID_ALAC, depth == 16 ? AV_SAMPLE_FMT_S16P : AV_SAMPLE_FMT_S32P)
         }
+        LibAV.quiet  // an encoder made alone (the codec probe's) prints its "Qavg" on close otherwise
         guard let found = avcodec_find_encoder(id), let context = avcodec_alloc_context3(found) else {
             throw AudioError(file: path, operation: "avcodec_find_encoder", reason: "this libavcodec has no \(codec) encoder", kind: .software)
         }

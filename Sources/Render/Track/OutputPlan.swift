@@ -18,6 +18,21 @@ struct OutputPlan {
     /// The true-peak ceiling for the limiter, lowered for lossy formats whose decoders overshoot.
     let ceiling: Double
 
+    /// The extensions `-o` may end in, in the order the usage names them.
+    static let writableExtensions = ["wav", "flac", "ogg", "opus", "mp3", "caf", "m4a"]
+
+    /// `-o x.mp4`: an extension render cannot write, with the one that was likely meant.
+    static func unknownExtension(_ named: String, path: String) -> String {
+        let likely: [String: String] = [
+            "mp4": "m4a", "aac": "m4a", "alac": "m4a", "m4b": "m4a", "mp4a": "m4a", "fla": "flac", "wave": "wav", "vorbis": "ogg",
+        ]
+        let hint =
+            likely[named.lowercased()].map { " (did you mean '.\($0)'?)" }
+            ?? Suggestions.closest(to: named.lowercased(), in: writableExtensions).map { " (did you mean '.\($0)'?)" } ?? ""
+        let list = writableExtensions.dropLast().map { "." + $0 }.joined(separator: ", ") + " or .\(writableExtensions.last ?? "")"
+        return "-o '\(path)': render cannot write a .\(named) file\(hint); it writes \(list)"
+    }
+
     /// Extra headroom for lossy encoders (their decoded peaks exceed the input's).
     static let lossyHeadroom = 0.5
 
@@ -25,6 +40,10 @@ struct OutputPlan {
     init(recipe: Recipe, outputPath: String?, sidecars asked: Set<SidecarKind> = []) throws(DiagnosticList) {
         let fromExtension = outputPath.flatMap { AudioFormat(fileExtension: ($0 as NSString).pathExtension) }
         let named = ((outputPath ?? "") as NSString).pathExtension
+        if !named.isEmpty, fromExtension == nil {
+            // whatever the recipe's format, the file would be named for another one
+            throw DiagnosticList([Diagnostic(Self.unknownExtension(named, path: outputPath ?? ""), file: nil, kind: .usage)])
+        }
         if let given = recipe.output.format, fromExtension != nil, !given.matches(fileExtension: named) {
             throw DiagnosticList([
                 Diagnostic(
