@@ -174,6 +174,128 @@ struct BrowserTests {
         #expect(abs((Double(played["progress"] as? String ?? "") ?? .nan) - expected.progress) <= 0.002, "play: \(played), expected \(expected)")
     }
 
+    /// The text `voice` says is sounding at `frame`, by a linear scan over `[frame, frame + length_frames)`
+    /// (independent of the page's binary search); "" between prompts.
+    static func expectedPrompt(_ voice: [CueSheet.VoicePrompt], atFrame frame: Int64) -> String {
+        voice.first { $0.frame <= frame && frame < $0.endFrame }.map { $0.text ?? "" } ?? ""
+    }
+
+    @Test("the caption under the ring shows exactly the sounding voice prompt's text, and nothing before, between or after prompts")
+    func promptCaptions() throws {
+        guard which("chromium") != nil || which("chromium-browser") != nil else {
+            Issue.record("chromium is not installed: run scripts/setup.sh, which installs chromium and python3-websocket (CI does)")
+            return
+        }
+        let python = try Self.python()
+        let render = try #require(renderExecutable, "the 'render' executable was not found next to the test binary; build it or set CADENCE_RENDER")
+
+        // A catalog of a guided track (a 2 s clip at 1 s, a 1 s clip on the first exhale at 12 s) and a plain one.
+        // The texts carry what the page's embedded JSON must escape (<, &, ", </script>) and non-ASCII.
+        let folder = try TempFolder("preview-voice")
+        _ = try Fixture.writeSine(folder.file("assets/voice/welcome.wav"), seconds: 2, sampleRate: 8000, channels: 1)
+        _ = try Fixture.writeSine(folder.file("assets/voice/out.wav"), seconds: 1, sampleRate: 8000, channels: 1, frequency: 330)
+        try folder.write(
+            #"""
+            id: guided
+            title: Guided
+            category: Breathe
+            duration: 24s
+            intro: 4s
+            outro: 4s
+            pattern: box
+            cues: none
+            bed: { synth: pink-noise, gain: -26 dB }
+            voice:
+              prompts:
+                - { at: 1s, file: voice/welcome.wav, text: "Welcome — let <your> shoulders & \"jaw\" soften." }
+                - { on: exhale, cycles: 1, file: voice/out.wav, text: "Breathe out </script> slowly…" }
+            output: { sample_rate: 8000, channels: 1, format: flac }
+            """#, to: "recipes/guided.yml")
+        try folder.write(
+            """
+            id: plain
+            title: Plain
+            category: Breathe
+            duration: 24s
+            pattern: box
+            bed: { synth: pink-noise, gain: -26 dB }
+            output: { sample_rate: 8000, channels: 1, format: flac }
+            """, to: "recipes/plain.yml")
+        let dist = folder.file("dist")
+        let rendered = try run(render, [folder.file("recipes"), "-o", dist, "-q"], in: folder.path, timeLimit: 300)
+        try #require(rendered.status == 0, "render: \(rendered)")
+        let page = dist + "/index.html"
+        try #require(FileManager.default.fileExists(atPath: page), "render wrote no \(page)")
+
+        // Every time comes from the cue sheet: frames are the truth, seconds are frame / sample_rate.
+        let sheet = try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: dist + "/guided.cues.json")))
+        let voice = try #require(sheet.voice, "the guided track's cue sheet has no voice list")
+        try #require(voice.count == 2, "\(voice)")
+        let (one, two) = (voice[0], voice[1])
+        try #require(one.text == "Welcome — let <your> shoulders & \"jaw\" soften." && two.text == "Breathe out </script> slowly…", "\(voice)")
+        try #require(one.frame > 0 && one.endFrame < two.frame, "the prompts leave no room before the first or between them: \(voice)")
+        let rate = Double(sheet.audio.sampleRate)
+        func seconds(_ frame: Int64) -> Double { Double(frame) / rate }
+
+        // (a)–(d) as asked, then the edges of each prompt's [frame, frame + length_frames). The page takes the
+        // frame at t as floor(t × rate + 1/2), as CueTimeline does: an edge is probed 0.4 of a frame before a
+        // prompt's first frame or its end, where only that rounding gives the frame (0.6 before gives the one before).
+        let moments: [(what: String, seconds: Double, frame: Int64)] = [
+            ("inside prompt 1", seconds((one.frame + one.endFrame) / 2), (one.frame + one.endFrame) / 2),
+            ("between the prompts", seconds((one.endFrame + two.frame) / 2), (one.endFrame + two.frame) / 2),
+            ("inside prompt 2", seconds((two.frame + two.endFrame) / 2), (two.frame + two.endFrame) / 2),
+            ("just before prompt 1's first frame", (Double(one.frame) - 0.6) / rate, one.frame - 1),
+            ("prompt 1's first frame, by rounding", (Double(one.frame) - 0.4) / rate, one.frame),
+            ("prompt 1's last frame", (Double(one.endFrame) - 0.6) / rate, one.endFrame - 1),
+            ("the frame after prompt 1, by rounding", (Double(one.endFrame) - 0.4) / rate, one.endFrame),
+            ("prompt 2's first frame", seconds(two.frame), two.frame),
+            ("the frame after prompt 2, by rounding", (Double(two.endFrame) - 0.4) / rate, two.endFrame),
+        ]
+        let spelledOut = [one.text, "", two.text, "", one.text, one.text, "", two.text, ""]
+        // played from 0.1 s before prompt 1 for about a second: the caption follows the audio's clock
+        let playFrom = seconds(one.frame) - 0.1
+        var arguments = [repositoryRoot + "/scripts/preview-check.py", page, "--timeout", "45"]
+        for m in moments { arguments += ["--probe", "guided=\(m.seconds)"] }
+        arguments += ["--play", "guided=\(playFrom)"]
+        let started = Date()
+        let result = try run(python, arguments, timeLimit: 60)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(!result.timedOut, "preview-check.py ran out of time")
+        #expect(result.status == 0, "preview-check.py: \(result); stdout: \(result.stdout.prefix(4000))")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "not JSON: \(result.stdout.prefix(2000)) \(result)")
+        #expect((report["errors"] as? [Any])?.isEmpty == true, "console errors: \(report["errors"] ?? "none")")
+        #expect((report["missing_files"] as? [Any])?.isEmpty == true, "missing: \(report["missing_files"] ?? "none")")
+
+        // Only the guided track has a caption element; the plain one has none (the checker reports null).
+        let tracks = try #require(report["tracks"] as? [[String: Any]])
+        let byID = Dictionary(uniqueKeysWithValues: tracks.compactMap { t in (t["id"] as? String).map { ($0, t) } })
+        #expect(byID.keys.sorted() == ["guided", "plain"], "\(tracks)")
+        #expect(byID["guided"]?["cue_status"] as? String == "ok" && byID["guided"]?["cue_error"] is NSNull, "\(byID["guided"] ?? [:])")
+        #expect(byID["guided"]?["prompt"] is String, "the guided track has no .prompt-text: \(byID["guided"] ?? [:])")
+        #expect(byID["plain"]?["prompt"] is NSNull, "the plain track has a caption: \(byID["plain"] ?? [:])")
+
+        let probes = try #require(report["probes"] as? [[String: Any]])
+        try #require(probes.count == moments.count + 1, "\(probes)")
+        for ((m, expected), probe) in zip(zip(moments, spelledOut), probes) {
+            #expect(probe["error"] == nil, "\(m.what): \(probe["error"] ?? "")")
+            // the audio is where it was sent: the page's rounding of its time gives the frame chosen
+            let at = probe["current_time"] as? Double ?? -1
+            #expect(Int64((at * rate + 0.5).rounded(.down)) == m.frame, "\(m.what): the audio is at \(at) s, not frame \(m.frame)")
+            let shown = probe["prompt"] as? String
+            #expect(shown == expected, "\(m.what) (frame \(m.frame), \(m.seconds) s): caption \(shown.debugDescription)")
+            #expect(shown == Self.expectedPrompt(voice, atFrame: m.frame), "\(m.what): the reference lookup disagrees")
+        }
+
+        let played = probes[moments.count]
+        #expect(played["error"] == nil, "play: \(played["error"] ?? "")")
+        let until = played["current_time"] as? Double ?? -1
+        let untilFrame = Int64((until * rate + 0.5).rounded(.down))
+        #expect(untilFrame > one.frame && untilFrame < one.endFrame, "played from \(playFrom) s to \(until) s: not inside prompt 1")
+        #expect(played["prompt"] as? String == Self.expectedPrompt(voice, atFrame: untilFrame), "play: \(played)")
+        #expect(elapsed < 40, "preview-check.py took \(elapsed) s")
+    }
+
     @Test("the check fails on a page with a script error or a missing file")
     func checkCanFail() throws {
         guard which("chromium") != nil || which("chromium-browser") != nil else {

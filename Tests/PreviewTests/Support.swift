@@ -6,8 +6,8 @@ import Testing
 
 // Helpers of the preview tests (temporary folders and tool lookup come from
 // TestKit): running a process with a time limit, a WAV fixture written with AudioIO, cue sheets
-// built from whole seconds, and a reference phase lookup written independently
-// of the page's script.
+// built from whole seconds, a reference phase lookup written independently
+// of the page's script, and the built `render` binary for pages rendered for real.
 
 // MARK: - Audio fixture
 
@@ -43,6 +43,30 @@ enum Fixture {
         }
     }
 }
+
+// MARK: - The render binary
+
+/// The built `render` executable: `CADENCE_RENDER`, or next to the running test binary (SwiftPM builds it
+/// with the tests), so a test can write a real catalog with `render recipes/ -o dist/`.
+let renderExecutable: String? = {
+    if let override = ProcessInfo.processInfo.environment["CADENCE_RENDER"] { return override }
+    var folders: [String] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        folders.append((exe as NSString).deletingLastPathComponent)
+    }
+    if let first = CommandLine.arguments.first {
+        let absolute = first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
+        folders.append((absolute as NSString).deletingLastPathComponent)
+    }
+    folders.append(Bundle.main.bundleURL.path)
+    for folder in folders {
+        for candidate in ["\(folder)/render", "\(folder)/../render", "\(folder)/../../render"] {
+            let standard = (candidate as NSString).standardizingPath
+            if FileManager.default.isExecutableFile(atPath: standard) { return standard }
+        }
+    }
+    return nil
+}()
 
 // MARK: - Cue sheets
 
