@@ -116,6 +116,17 @@ public final class OggVorbisWriter {
         return vorbis_encode_setup_managed(info, channels, sampleRate, -1, bitrate, -1) == 0
     }
 
+    /// True when libvorbis has a VBR mode for `quality` (-0.1…1) at `sampleRate` with `channels`
+    /// (it has none above 192 kHz, among others): what `vorbis_encode_init_vbr` would refuse.
+    public static func accepts(quality: Float, sampleRate: Int, channels: Int) -> Bool {
+        guard (1...255).contains(channels), sampleRate > 0, sampleRate <= Int(Int32.max), (-0.1...1).contains(quality) else { return false }
+        let info = UnsafeMutablePointer<vorbis_info>.allocate(capacity: 1)
+        defer { info.deallocate() }
+        vorbis_info_init(info)
+        defer { vorbis_info_clear(info) }
+        return vorbis_encode_setup_vbr(info, channels, sampleRate, quality) == 0
+    }
+
     /// The bit rates, in whole kbps from 32k to 320k, that `accepts` takes at `sampleRate` with
     /// `channels`, for a message; nil when it takes none of them.
     public static func bitrates(sampleRate: Int, channels: Int) -> ClosedRange<Int>? {

@@ -31,7 +31,7 @@ extension DecodeContext {
             remember("bed.synth", synth)
             error("bed: expected either 'file:' or 'synth:', found both", at: fields.keys["synth"] ?? synth)
         case (nil, nil):
-            error("bed: expected 'file: <path>' or 'synth: <\(Self.synthNames.joined(separator: " | "))>', found neither", at: node)
+            missing(["file", "synth"], in: node, "bed: expected 'file: <path>' or 'synth: <\(Self.synthNames.joined(separator: " | "))>', found neither")
         }
         var bed = Bed(source: .synth(.pinkNoise))
         if let gain = fields["gain"].flatMap({ self.gain($0, path: "bed.gain") }) { bed.gainDB = gain }

@@ -8,7 +8,8 @@ extension DecodeContext {
     static let boundaryCues = ["start", "end"]
 
     /// Reads `cues`; kinds are checked against `pattern` when it was read. Nil after a problem.
-    mutating func cues(_ node: NodeID, pattern: Pattern?, sampleRate: Int) -> [String: CueSound]? {
+    /// `named`: every kind a cue or prompt names (`namedKinds`), to tell a misspelt phase from a misspelt cue.
+    mutating func cues(_ node: NodeID, pattern: Pattern?, sampleRate: Int, named: Set<String> = []) -> [String: CueSound]? {
         remember("cues", node)
         if text(node) == "none" { return [:] }  // `cues: none`, like `cues: {}`: nothing sounds
         let before = problemCount
@@ -25,6 +26,10 @@ extension DecodeContext {
             // A key that is no cue name (no pattern to check it against) is shown clipped, like any author text.
             let path = "cues." + (allowed.contains(kind) ? kind : DiagnosticText.clip(kind))
             if let pattern, !allowed.contains(kind) {
+                if let typo = misspeltPhase(for: kind, in: pattern, namedBy: named.union(fields.order)) {
+                    error(typo.message, at: typo.location)
+                    continue
+                }
                 let patternName = pattern.builtin ?? pattern.name
                 let hint =
                     Suggestions.closest(to: kind, in: allowed).map { " (did you mean '\($0)'?)" }
@@ -37,6 +42,51 @@ extension DecodeContext {
             if case .some(.some(let sound)) = cue(value, path: path, sampleRate: sampleRate) { cues[kind] = sound }
         }
         return problemCount == before ? cues : nil
+    }
+
+    /// The phase kinds the recipe's cues (their keys) and voice prompts (their `on:`) name, as written.
+    func namedKinds(cues: NodeID?, voice: NodeID?) -> Set<String> {
+        var named: Set<String> = []
+        if let cues, case .mapping(let pairs) = document[cues].content {
+            for pair in pairs { if case .scalar(let key, _) = document[pair.key].content { named.insert(key) } }
+        }
+        if let voice, case .mapping(let pairs) = document[voice].content,
+            let list = pairs.first(where: { text($0.key) == "prompts" })?.value, case .sequence(let items) = document[list].content
+        {
+            for item in items {
+                guard case .mapping(let fields) = document[item].content, let on = fields.first(where: { text($0.key) == "on" })?.value,
+                    let kind = text(on)
+                else { continue }
+                named.insert(kind)
+            }
+        }
+        return named
+    }
+
+    /// The kinds the spec names (recipe-v1 § Patterns): a pattern's phase of another kind that is
+    /// a near miss of one a cue or prompt names is more likely the typo than the cue is.
+    static let wellKnownKinds = ["inhale", "hold", "exhale", "rest", "work", "short_break", "long_break"]
+
+    /// `- exhail: 6s` in an inline pattern with `cues: { exhale: … }`: the phase is misspelt,
+    /// not the cue. Found when `kind` (named by a cue or prompt, not in the pattern) is a
+    /// well-known kind and the pattern has a phase kind that is not, that nothing in `named`
+    /// names, and that is a near miss of `kind`; the error goes to that phase's kind.
+    func misspeltPhase(for kind: String, in pattern: Pattern, namedBy named: Set<String>) -> (message: String, location: SourceLocation)? {
+        guard pattern.builtin == nil, Self.wellKnownKinds.contains(kind) else { return nil }
+        var candidates: [String] = []
+        for phase in pattern.phases
+        where !Self.wellKnownKinds.contains(phase.kind) && !named.contains(phase.kind) && !candidates.contains(phase.kind) {
+            candidates.append(phase.kind)
+        }
+        guard let typo = Suggestions.closest(to: kind, in: candidates),
+            let index = pattern.phases.firstIndex(where: { $0.kind == typo }),
+            let location = locations["pattern.phases.\(index).kind"]
+        else { return nil }
+        return (
+            "pattern.phases.\(index): phase kind \(DiagnosticText.quoted(typo)) is named by no cue or prompt, "
+                + "while \(DiagnosticText.quoted(kind)) is named but has no phase (did you mean '\(kind)'?)",
+            location
+        )
     }
 
     /// One cue: `none` (`.some(nil)`), a preset name, `{ tone: … }` or `{ file: … }`; nil after a problem.
@@ -72,7 +122,7 @@ extension DecodeContext {
             guard let tone, problemCount == before else { return nil }
             return .tone(tone)
         case (nil, nil):
-            error("\(path): expected 'tone: <frequency>' or 'file: <path>', found neither", at: node)
+            missing(["tone", "file"], in: node, "\(path): expected 'tone: <frequency>' or 'file: <path>', found neither")
             return nil
         }
     }

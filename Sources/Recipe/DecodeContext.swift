@@ -26,6 +26,8 @@ struct DecodeContext {
     /// Every problem reported, counted even when dropped as a repeat: a reader failed if this grew.
     private(set) var problemCount = 0
     var locations: [String: SourceLocation] = [:]
+    /// For each mapping read, the keys its misspelt keys were taken for (`durration` → `duration`).
+    private var misspelt: [NodeID: Set<String>] = [:]
 
     init(file: String, document: YAMLDocument) {
         self.file = file
@@ -51,6 +53,22 @@ struct DecodeContext {
             return
         }
         diagnostics.append(diagnostic)
+    }
+
+    /// A required key (one of `keys`) is missing from the mapping `node`: the error, unless a
+    /// misspelt key of that mapping was taken for one of them. Then "unknown key 'durration' (did
+    /// you mean 'duration'?)" already says it, and "found neither" would be a second, spurious
+    /// error (it still counts as a problem).
+    mutating func missing(_ keys: [String], in node: NodeID, _ message: String, at location: SourceLocation) {
+        if let meant = misspelt[node], keys.contains(where: meant.contains) {
+            problemCount += 1
+            return
+        }
+        error(message, at: location)
+    }
+
+    mutating func missing(_ keys: [String], in node: NodeID, _ message: String) {
+        missing(keys, in: node, message, at: self.location(node))
     }
 
     /// `path: expected …, found '…' (reason)`.
@@ -112,9 +130,9 @@ struct DecodeContext {
                 continue
             }
             if let allowed, !allowed.contains(key) {
-                let hint =
-                    Suggestions.closest(to: key, in: allowed).map { " (did you mean '\($0)'?)" }
-                    ?? " (allowed: \(DiagnosticText.list(allowed)))"
+                let meant = Suggestions.closest(to: key, in: allowed)
+                if let meant { misspelt[node, default: []].insert(meant) }
+                let hint = meant.map { " (did you mean '\($0)'?)" } ?? " (allowed: \(DiagnosticText.list(allowed)))"
                 error("unknown key \(DiagnosticText.quoted(key))\(place)\(hint)", at: pair.key)
                 continue
             }

@@ -65,8 +65,9 @@ extension DecodeContext {
         if let node = fields["sidecars"], let names = sidecars(node) {
             output.sidecars = names
         }
-        if output.format == .m4a, !RecipeLimits.aacSampleRates.contains(output.sampleRate), let node = fields["sample_rate"] {
-            error(RecipeLimits.aacRateMessage(output.sampleRate), at: node)
+        if let format = output.format, let problem = RecipeLimits.sampleRateMessage(output.sampleRate, format: format) {
+            // at the rate when it is written (the default 48 kHz suits every format), else at the format
+            error(problem, at: fields["sample_rate"] ?? fields["format"] ?? node)
         }
         if let format = output.format, format.isIntegerOnly, output.bitDepth == .float32,
             let depthNode = fields["bit_depth"]

@@ -30,7 +30,7 @@ extension DecodeContext {
         guard let fields = fields(of: node, path: "pattern", allowed: ["name", "phases"], what: what) else { return nil }
         let name = fields["name"].flatMap { string($0, path: "pattern.name") } ?? Self.defaultPatternName
         guard let phasesNode = fields["phases"] else {
-            error("pattern: expected a list of phases under 'phases:' (like '- inhale: 4s'), found none", at: node)
+            missing(["phases"], in: node, "pattern: expected a list of phases under 'phases:' (like '- inhale: 4s'), found none")
             return nil
         }
         let phases = phaseList(phasesNode)
@@ -86,13 +86,13 @@ extension DecodeContext {
                 expected("a phase kind like inhale", at: kindNode, path: path + ".kind")
             }
         } else {
-            error("\(path): expected a 'kind:' (like inhale), found none", at: node)
+            missing(["kind"], in: node, "\(path): expected a 'kind:' (like inhale), found none")
         }
         var length: ExactSeconds?
         if let lengthNode = fields["length"] {
             length = duration(lengthNode, path: path + ".length", positive: true)
         } else {
-            error("\(path): expected a 'length:' (like 4s), found none", at: node)
+            missing(["length"], in: node, "\(path): expected a 'length:' (like 4s), found none")
         }
         var label: String?
         if let labelNode = fields["label"] {

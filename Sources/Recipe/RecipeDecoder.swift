@@ -63,7 +63,7 @@ extension DecodeContext {
         let output = top["output"].map { self.output($0) } ?? OutputSettings()
         let pattern = top["pattern"].flatMap { self.pattern($0) }
         if top["pattern"] == nil {
-            error("expected 'pattern:' (a built-in like box, or a mapping with 'phases'), found none", at: location(root))
+            missing(["pattern"], in: root, "expected 'pattern:' (a built-in like box, or a mapping with 'phases'), found none")
         }
 
         var id: String?
@@ -94,13 +94,14 @@ extension DecodeContext {
         var bed: Bed?
         if let node = top["bed"], case .some(let read) = self.bed(node, sampleRate: output.sampleRate) { bed = read }
         let cues: [String: CueSound]?
+        let named = namedKinds(cues: top["cues"], voice: top["voice"])
         if let node = top["cues"] {
-            cues = self.cues(node, pattern: pattern, sampleRate: output.sampleRate)
+            cues = self.cues(node, pattern: pattern, sampleRate: output.sampleRate, named: named)
         } else {
             cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
         }
 
-        let voice = top["voice"].map { self.voice($0, pattern: pattern) }
+        let voice = top["voice"].map { self.voice($0, pattern: pattern, named: named) }
 
         if let length, let pattern {
             checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed)
@@ -129,7 +130,7 @@ extension DecodeContext {
                 at: cycles)
             return nil
         case (nil, nil):
-            error("expected 'duration:' (the track's length) or 'cycles:' (a number of cycles), found neither", at: location(root))
+            missing(["duration", "cycles"], in: root, "expected 'duration:' (the track's length) or 'cycles:' (a number of cycles), found neither")
             return nil
         }
     }

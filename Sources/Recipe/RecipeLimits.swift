@@ -91,9 +91,48 @@ public enum RecipeLimits {
     /// (`AudioIOTests` checks it against libavcodec's encoder).
     public static let aacSampleRates = [7350, 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
 
+    /// The rates `format: opus` takes: Opus's own (libsndfile refuses any other when it opens the file).
+    public static let opusSampleRates = [8000, 12000, 16000, 24000, 48000]
+    /// The rates `format: mp3` takes: MPEG-1's 32, 44.1 and 48 kHz, MPEG-2's halves and MPEG-2.5's quarters.
+    public static let mp3SampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]
+
+    /// The only rates `format` can be written at, for a format that has a fixed list (nil: any rate
+    /// in `sampleRates` up to `vorbisMaxSampleRate` for Ogg Vorbis).
+    public static func fixedSampleRates(of format: AudioFormat) -> [Int]? {
+        switch format {
+        case .m4a: aacSampleRates
+        case .opus: opusSampleRates
+        case .mp3: mp3SampleRates
+        case .wav, .flac, .ogg, .caf, .alac: nil
+        }
+    }
+
+    /// The highest rate Ogg Vorbis is written at: libvorbis's setup tables stop at 200 kHz
+    /// (`AudioIOTests` checks this against libvorbis at every channel count).
+    public static let vorbisMaxSampleRate = 200_000
+
+    /// Why `format` cannot be written at `rate`: the rates it takes, the nearest first, and what else would do.
+    public static func sampleRateMessage(_ rate: Int, format: AudioFormat) -> String? {
+        if format == .ogg, rate > vorbisMaxSampleRate {
+            return "output.sample_rate: Ogg Vorbis cannot be written at \(rate) Hz; libvorbis goes up to \(vorbisMaxSampleRate) Hz "
+                + "(did you mean 192000? Or use format: flac)"
+        }
+        guard let rates = fixedSampleRates(of: format), !rates.contains(rate) else { return nil }
+        let name: String =
+            switch format {
+            case .m4a: "AAC (format m4a)"
+            case .opus: "Opus"
+            default: "MP3"
+            }
+        let nearest = rates.min { abs($0 - rate) < abs($1 - rate) } ?? rates[0]
+        let instead = format == .m4a ? " Or use format: alac" : ""
+        return "output.sample_rate: \(name) cannot be written at \(rate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz "
+            + "(did you mean \(nearest)?\(instead))"
+    }
+
     /// Why AAC cannot be written at `rate`, and which rates it takes.
     public static func aacRateMessage(_ rate: Int) -> String {
-        "output.sample_rate: AAC (format m4a) cannot be written at \(rate) Hz; it takes \(aacSampleRates.map(String.init).joined(separator: ", ")) Hz (or use format: alac)"
+        sampleRateMessage(rate, format: .m4a) ?? ""
     }
     /// The bit rates a lossy format takes at `sampleRate` with `channels` channels, within
     /// `Units.bitrateRange`, and why it takes no more (or no less); nil for a format without a

@@ -8,7 +8,7 @@ extension DecodeContext {
     static let promptKeys = ["at", "on", "cycles", "segment", "file", "text"]
 
     /// Reads `voice`; `on:` kinds are checked against `pattern` when it was read. Nil after a problem.
-    mutating func voice(_ node: NodeID, pattern: Pattern?) -> Voice? {
+    mutating func voice(_ node: NodeID, pattern: Pattern?, named: Set<String> = []) -> Voice? {
         remember("voice", node)
         let before = problemCount
         guard let fields = fields(of: node, path: "voice", allowed: Self.voiceKeys, what: "a mapping with 'prompts:' (and level, duck, …)")
@@ -33,7 +33,7 @@ extension DecodeContext {
         }
         if let node = fields["draft_voice"], let name = draftVoice(node) { voice.draftVoice = name }
         guard let list = fields["prompts"] else {
-            error("voice: expected 'prompts:' (a list of prompts, each with 'at:' or 'on:' and 'file:' or 'text:'), found none", at: node)
+            missing(["prompts"], in: node, "voice: expected 'prompts:' (a list of prompts, each with 'at:' or 'on:' and 'file:' or 'text:'), found none")
             return nil
         }
         remember("voice.prompts", list)
@@ -52,7 +52,9 @@ extension DecodeContext {
         for phase in pattern?.phases ?? [] where !kinds.contains(phase.kind) { kinds.append(phase.kind) }
         for (index, item) in items.enumerated() {
             if isFull { break }
-            if let prompt = prompt(item, path: "voice.prompts.\(index)", kinds: pattern == nil ? nil : kinds) { voice.prompts.append(prompt) }
+            if let prompt = prompt(item, path: "voice.prompts.\(index)", pattern: pattern, kinds: pattern == nil ? nil : kinds, named: named) {
+                voice.prompts.append(prompt)
+            }
         }
         return problemCount == before ? voice : nil
     }
@@ -72,13 +74,11 @@ extension DecodeContext {
     }
 
     /// One prompt: exactly one of `at:` and `on:`, and `file:`, `text:` or both.
-    private mutating func prompt(_ node: NodeID, path: String, kinds: [String]?) -> Prompt? {
+    private mutating func prompt(_ node: NodeID, path: String, pattern: Pattern?, kinds: [String]?, named: Set<String>) -> Prompt? {
         remember(path, node)
         let before = problemCount
         let what = "a mapping with 'at:' or 'on:', and 'file:' or 'text:'"
         guard let fields = fields(of: node, path: path, allowed: Self.promptKeys, what: what) else { return nil }
-        // A misspelt key (`flie:`) is the problem: "found neither" beside it would be a second, spurious one.
-        let keysRead = problemCount == before
         var placement: Prompt.Placement?
         switch (fields["at"], fields["on"]) {
         case (let at?, nil):
@@ -89,7 +89,7 @@ extension DecodeContext {
                 at, path: path + ".at", what: "a time like 3s, or an anchor and offset like 'practice - 2s' or 'end - 20s'", Units.promptTime
             ).map(Prompt.Placement.at)
         case (nil, let on?):
-            placement = onPlacement(on, fields: fields, path: path, kinds: kinds)
+            placement = onPlacement(on, fields: fields, path: path, pattern: pattern, kinds: kinds, named: named)
         case (let at?, let on?):
             remember(path + ".at", at)
             remember(path + ".on", on)
@@ -97,26 +97,28 @@ extension DecodeContext {
             error(
                 "\(path): expected either 'at:' (a time) or 'on:' (a phase kind), found both" + (line == here ? "" : " (the 'at:' is on line \(line))"),
                 at: fields.keys["on"] ?? on)
-        case (nil, nil) where keysRead:
-            error("\(path): expected 'at:' (a time) or 'on:' (a phase kind), found neither", at: node)
         case (nil, nil):
-            break
+            missing(["at", "on"], in: node, "\(path): expected 'at:' (a time) or 'on:' (a phase kind), found neither")
         }
         let file = fields["file"].flatMap { assetPath($0, path: path + ".file") }
         let text = fields["text"].flatMap { promptText($0, path: path + ".text") }
-        if !fields.has("file") && !fields.has("text") && keysRead {
-            error("\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither", at: node)
+        if !fields.has("file") && !fields.has("text") {
+            missing(["file", "text"], in: node, "\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither")
         }
         guard let placement, problemCount == before else { return nil }
         return Prompt(placement: placement, file: file, text: text)
     }
 
     /// `on: KIND` with its `cycles:` and `segment:`.
-    private mutating func onPlacement(_ node: NodeID, fields: Fields, path: String, kinds: [String]?) -> Prompt.Placement? {
+    private mutating func onPlacement(
+        _ node: NodeID, fields: Fields, path: String, pattern: Pattern?, kinds: [String]?, named: Set<String>
+    ) -> Prompt.Placement? {
         remember(path + ".on", node)
         var kind: String?
         if let word = text(node), !word.isEmpty {
-            if let kinds, !kinds.contains(word) {
+            if let kinds, !kinds.contains(word), let pattern, let typo = misspeltPhase(for: word, in: pattern, namedBy: named) {
+                error(typo.message, at: typo.location)
+            } else if let kinds, !kinds.contains(word) {
                 let hint =
                     Suggestions.closest(to: word, in: kinds).map { "did you mean '\($0)'?" }
                     ?? "the pattern's kinds: \(DiagnosticText.list(kinds))"

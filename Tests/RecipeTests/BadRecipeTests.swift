@@ -201,3 +201,36 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
         #expect(found.allSatisfy { $0.location?.file == testFile && $0.kind == .data })
     }
 }
+
+/// A misspelt key is one problem, said once: no second "found none" or "found neither" for the
+/// key it was taken for (issue 15: `durration` also gave an error at 1:1). A key with no near
+/// miss leaves the missing key's own error in place.
+@Suite struct MisspeltKeyTests {
+    static let cases: [(yaml: String, only: String)] = [
+        ("id: t\ndurration: 60s\npattern: box\n", "2:1: error: unknown key 'durration' (did you mean 'duration'?)"),
+        ("id: t\ncylces: 4\npattern: box\n", "2:1: error: unknown key 'cylces' (did you mean 'cycles'?)"),
+        ("id: t\nduration: 60s\npatern: box\n", "3:1: error: unknown key 'patern' (did you mean 'pattern'?)"),
+        ("id: t\nduration: 60s\npattern:\n  phase:\n    - inhale: 1s\n", "4:3: error: unknown key 'phase' in 'pattern' (did you mean 'phases'?)"),
+        ("id: t\nduration: 60s\npattern:\n  phases:\n    - { knid: inhale, length: 1s }\n",
+         "5:9: error: unknown key 'knid' in 'pattern.phases.0' (did you mean 'kind'?)"),
+        ("id: t\nduration: 60s\npattern: box\nbed: { flie: x.wav }\n", "4:8: error: unknown key 'flie' in 'bed' (did you mean 'file'?)"),
+        ("id: t\nduration: 60s\npattern: box\ncues: { inhale: { toen: 440 } }\n",
+         "4:19: error: unknown key 'toen' in 'cues.inhale' (did you mean 'tone'?)"),
+        ("id: t\nduration: 60s\npattern: box\nvoice:\n  prompt:\n    - { at: 1s, text: hi }\n",
+         "5:3: error: unknown key 'prompt' in 'voice' (did you mean 'prompts'?)"),
+        ("id: t\nduration: 60s\npattern: box\nvoice: { prompts: [ { at: 1s, txet: hi } ] }\n",
+         "4:31: error: unknown key 'txet' in 'voice.prompts.0' (did you mean 'text'?)"),
+    ]
+
+    @Test("a misspelt required key gets one error, at the key, with the key it was taken for", arguments: cases.indices)
+    func oneError(_ i: Int) {
+        let found = problems(Self.cases[i].yaml).map(\.description)
+        #expect(found == ["recipes/test.yml:" + Self.cases[i].only], "\(found)")
+    }
+
+    @Test("a key that is no near miss of the missing one leaves the missing key's error")
+    func unrelatedKeyKeepsTheMissingError() {
+        let found = problems("id: t\nzzz: 60s\npattern: box\n").map(\.description)
+        #expect(found.contains { $0.contains("found neither") } && found.contains { $0.contains("unknown key 'zzz'") }, "\(found)")
+    }
+}

@@ -121,3 +121,50 @@ struct BitrateTests {
         #expect(SoundFileWriter.compressionLevel(bitrate: 128_000, format: .wav16, sampleRate: 48000, channels: 2) == nil)
     }
 }
+
+/// The sample rates each lossy format can be written at, as `--check` states them without an
+/// encoder, against what the encoders themselves accept (issue 15: Opus at 44.1 kHz passed
+/// `--check` and then failed with libsndfile's raw message, exit 73).
+@Suite("Sample rates of lossy output")
+struct LossyRateTests {
+    @Test("Ogg Vorbis: libvorbis has a mode up to RecipeLimits.vorbisMaxSampleRate and none above, at every channel count")
+    func vorbisLimitIsLibvorbis() {
+        for channels in 1...8 {
+            for rate in [8000, 11025, 22050, 44100, 48000, 96000, 192_000, RecipeLimits.vorbisMaxSampleRate] {
+                #expect(OggVorbisWriter.accepts(quality: 0.5, sampleRate: rate, channels: channels), "\(channels) ch at \(rate) Hz")
+            }
+            #expect(!OggVorbisWriter.accepts(quality: 0.5, sampleRate: RecipeLimits.vorbisMaxSampleRate + 1, channels: channels))
+        }
+    }
+
+    @Test(
+        "a rate the format cannot take is refused by --check at output.sample_rate (65), naming the rates it takes",
+        arguments: [("opus", 44100, "Opus cannot be written at 44100 Hz"), ("mp3", 96000, "MP3 cannot be written at 96000 Hz"),
+                    ("ogg", 384_000, "Ogg Vorbis cannot be written at 384000 Hz"), ("m4a", 37800, "AAC (format m4a) cannot be written")])
+    func refusedByCheck(format: String, rate: Int, words: String) throws {
+        let folder = try TempFolder("lossy-rate")
+        let recipe = try folder.write(
+            "id: r\ncycles: 1\npattern: box\noutput: { format: \(format), sample_rate: \(rate) }\n", to: "recipes/r.yml")
+        let checked = try runRender(["--check", recipe])
+        #expect(checked.status == 65 && checked.stderr.contains("r.yml:4:") && checked.stderr.contains(words), "\(checked)")
+        // and a recipe without a format, written to that extension, is refused the same way, before any file
+        let plain = try folder.write("id: p\ncycles: 1\npattern: box\noutput: { sample_rate: \(rate) }\n", to: "recipes/p.yml")
+        let rendered = try runRender([plain, "-o", folder.file("p.\(format)"), "-q"])
+        #expect(rendered.status == 65 && rendered.stderr.contains(words), "\(rendered)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("p.\(format)")))
+    }
+
+    @Test("every rate a fixed-rate format lists is one its encoder opens", arguments: ["opus", "mp3"])
+    func listedRatesOpen(format: String) throws {
+        let folder = try TempFolder("lossy-rate-ok")
+        let audioFormat = try #require(AudioFormat(rawValue: format))
+        let rates = try #require(RecipeLimits.fixedSampleRates(of: audioFormat))
+        for rate in rates {
+            let recipe = try folder.write(
+                "id: r\nduration: 1s\nend_on: phase\npattern: { phases: [ { inhale: 1s } ] }\noutput: { format: \(format), sample_rate: \(rate), loudness: off }\n",
+                to: "recipes/r\(rate).yml")
+            let result = try runRender([recipe, "-o", folder.file("r\(rate).\(format)"), "-q"])
+            #expect(result.status == 0, "\(format) at \(rate) Hz: \(result)")
+        }
+    }
+}

@@ -28,6 +28,9 @@ struct EmbeddedMetadata {
 /// existential dispatch. 16-bit output is TPDF-dithered (seeded); 24-bit is
 /// rounded; 32f and the lossy encoders take floats.
 final class TrackEncoder {
+    /// Ogg Vorbis's VBR quality when the recipe gives no bit rate (about 160 kbps stereo at 48 kHz).
+    static let vorbisQuality: Float = 0.5
+
     private enum Backend {
         case sndfile(SoundFileWriter, Sample)
         case flac(FLACWriter, Sample)
@@ -114,7 +117,7 @@ final class TrackEncoder {
             backend = .vorbis(
                 try OggVorbisWriter(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(0.5), serial: serial, comments: metadata.tags + metadata.chapterComments))
+                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(Self.vorbisQuality), serial: serial, comments: metadata.tags + metadata.chapterComments))
         }
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Self.maximumFrames * channels) : []

@@ -67,9 +67,9 @@ struct OutputPlan {
                     at: recipe.location(of: "output.bit_depth"))
             ])
         }
-        if format == .m4a, !RecipeLimits.aacSampleRates.contains(recipe.output.sampleRate) {
-            // `-o x.m4a` with a rate AAC cannot take (a recipe saying `format: m4a` is refused when read)
-            throw DiagnosticList([Diagnostic(RecipeLimits.aacRateMessage(recipe.output.sampleRate), at: recipe.location(of: "output.sample_rate"))])
+        if let problem = RecipeLimits.sampleRateMessage(recipe.output.sampleRate, format: format) {
+            // `-o x.opus` with a rate Opus cannot take (a recipe saying `format: opus` is refused when read)
+            throw DiagnosticList([Diagnostic(problem, at: recipe.location(of: "output.sample_rate"))])
         }
         let output = recipe.output
         if let bitrate = output.bitrate {
