@@ -372,27 +372,6 @@ func run(_ executable: String, _ arguments: [String], in directory: String? = ni
 }
 
 
-/// The built `render` executable, next to the running test binary; `CADENCE_RENDER` overrides.
-let renderExecutable: String? = {
-    if let override = ProcessInfo.processInfo.environment["CADENCE_RENDER"] { return override }
-    var folders: [String] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        folders.append((exe as NSString).deletingLastPathComponent)
-    }
-    if let first = CommandLine.arguments.first {
-        let absolute = first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
-        folders.append((absolute as NSString).deletingLastPathComponent)
-    }
-    folders.append(Bundle.main.bundleURL.path)
-    folders.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
-    for folder in folders {
-        for candidate in ["\(folder)/render", "\(folder)/../render", "\(folder)/../../render"] {
-            let standard = (candidate as NSString).standardizingPath
-            if FileManager.default.isExecutableFile(atPath: standard) { return standard }
-        }
-    }
-    return nil
-}()
 
 func renderPath() throws -> String {
     guard let executable = renderExecutable else {

@@ -46,27 +46,6 @@ enum Fixture {
 
 // MARK: - The render binary
 
-/// The built `render` executable: `CADENCE_RENDER`, or next to the running test binary (SwiftPM builds it
-/// with the tests), so a test can write a real catalog with `render recipes/ -o dist/`.
-let renderExecutable: String? = {
-    if let override = ProcessInfo.processInfo.environment["CADENCE_RENDER"] { return override }
-    var folders: [String] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        folders.append((exe as NSString).deletingLastPathComponent)
-    }
-    if let first = CommandLine.arguments.first {
-        let absolute = first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
-        folders.append((absolute as NSString).deletingLastPathComponent)
-    }
-    folders.append(Bundle.main.bundleURL.path)
-    for folder in folders {
-        for candidate in ["\(folder)/render", "\(folder)/../render", "\(folder)/../../render"] {
-            let standard = (candidate as NSString).standardizingPath
-            if FileManager.default.isExecutableFile(atPath: standard) { return standard }
-        }
-    }
-    return nil
-}()
 
 // MARK: - Cue sheets
 

@@ -313,30 +313,6 @@ func renderFailure(_ recipe: String, to output: String, assets: String? = nil) -
 
 // MARK: - Processes
 
-/// The built `render` executable: next to the running test binary (whatever `--scratch-path`
-/// put it), found from `/proc/self/exe`, `CommandLine.arguments[0]` and `Bundle.main`.
-/// `CADENCE_RENDER` overrides.
-let renderExecutable: String? = {
-    if let override = ProcessInfo.processInfo.environment["CADENCE_RENDER"] { return override }
-    var folders: [String] = []
-    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-        folders.append((exe as NSString).deletingLastPathComponent)
-    }
-    if let first = CommandLine.arguments.first {
-        let absolute = first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
-        folders.append((absolute as NSString).deletingLastPathComponent)
-    }
-    folders.append(Bundle.main.bundleURL.path)
-    folders.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
-    for folder in folders {
-        // the test bundle may sit in debug/ or in a .xctest folder inside it (Darwin)
-        for candidate in ["\(folder)/render", "\(folder)/../render", "\(folder)/../../render"] {
-            let standard = (candidate as NSString).standardizingPath
-            if FileManager.default.isExecutableFile(atPath: standard) { return standard }
-        }
-    }
-    return nil
-}()
 
 /// Runs the built `render` binary.
 func runRender(_ arguments: [String], in directory: String? = nil) throws -> ProcessResult {

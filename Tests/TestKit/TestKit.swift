@@ -156,3 +156,30 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
         status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal, timedOut: timedOut,
         stdout: try scratch.read("stdout"), stderr: try scratch.read("stderr"))
 }
+
+// MARK: - The render binary
+
+/// The built `render` executable: `CADENCE_RENDER`, or next to the running test binary
+/// (SwiftPM builds it with the tests, whatever `--scratch-path` put them), found from
+/// `/proc/self/exe`, `CommandLine.arguments[0]` and `Bundle.main`; nil when there is none.
+public let renderExecutable: String? = {
+    if let override = ProcessInfo.processInfo.environment["CADENCE_RENDER"] { return override }
+    var folders: [String] = []
+    if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+        folders.append((exe as NSString).deletingLastPathComponent)
+    }
+    if let first = CommandLine.arguments.first {
+        let absolute = first.hasPrefix("/") ? first : FileManager.default.currentDirectoryPath + "/" + first
+        folders.append((absolute as NSString).deletingLastPathComponent)
+    }
+    folders.append(Bundle.main.bundleURL.path)
+    folders.append(Bundle.main.bundleURL.deletingLastPathComponent().path)
+    for folder in folders {
+        // the test bundle may sit in debug/ or in a .xctest folder inside it (Darwin)
+        for candidate in ["\(folder)/render", "\(folder)/../render", "\(folder)/../../render"] {
+            let standard = (candidate as NSString).standardizingPath
+            if FileManager.default.isExecutableFile(atPath: standard) { return standard }
+        }
+    }
+    return nil
+}()
