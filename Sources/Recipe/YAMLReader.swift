@@ -271,15 +271,16 @@ private struct TreeBuilder {
             }
             return error("not valid UTF-8 YAML text: \(problem)\(what)", at: mark)
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
-            let mark = YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1)
+            let mark = Self.withinText(
+                YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1), bytes: bytes)
             var message = "YAML syntax: \(problem)"
             let index = Int(parser.problem_mark.index)
-            if index < bytes.count, bytes[index] == 0x09 {
-                message += " (a tab: tabs cannot indent YAML, use spaces)"
-            }
+            let isTab = index < bytes.count && bytes[index] == 0x09
+            if isTab { message += " (a tab: tabs cannot indent YAML, use spaces)" }
             if let context = parser.context.map({ String(cString: $0) }) {
                 message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
             }
+            if !isTab, let hint = Self.indentationHint(line: mark.line, bytes: bytes) { message += "; " + hint }
             return error(message, at: mark)
         case YAML_MEMORY_ERROR:
             return Diagnostic("YAML: libyaml ran out of memory", file: file, kind: .software)
@@ -290,6 +291,53 @@ private struct TreeBuilder {
                     line: Int(parser.problem_mark.line) + 1,
                     column: Int(parser.problem_mark.column) + 1))
         }
+    }
+
+    /// The text's lines (split at LF, a CR before it dropped), as bytes.
+    private static func lines(_ bytes: UnsafeBufferPointer<UInt8>) -> [ArraySlice<UInt8>] {
+        Array(bytes).split(separator: 0x0A, omittingEmptySubsequences: false).map { $0.last == 0x0D ? $0.dropLast() : $0 }
+    }
+
+    /// libyaml puts an error at the end of the text on the line after the last one (the empty
+    /// "line" after the final line break): it belongs at the end of the last line that has text.
+    static func withinText(_ mark: YAMLMark, bytes: UnsafeBufferPointer<UInt8>) -> YAMLMark {
+        let lines = lines(bytes)
+        guard mark.line > 1, mark.line - 1 < lines.count, lines[mark.line - 1].isEmpty, mark.line == lines.count else { return mark }
+        guard let last = lines.indices.last(where: { !lines[$0].allSatisfy { $0 == 0x20 } }) else { return mark }
+        let characters = lines[last].reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
+        return YAMLMark(line: last + 1, column: characters + 1)
+    }
+
+    /// "line 6 is indented 1 space, but the lines around it are at 0 or 2": when the line of a
+    /// syntax error starts at an indentation that no enclosing block has (and it does not open
+    /// a new block under a key ending in ':' or a list item), the indentation is the likely slip.
+    static func indentationHint(line number: Int, bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let lines = lines(bytes)
+        guard number >= 2, number <= lines.count else { return nil }
+        func indent(_ line: ArraySlice<UInt8>) -> Int { line.prefix { $0 == 0x20 }.count }
+        func isContent(_ line: ArraySlice<UInt8>) -> Bool {
+            let rest = line.drop { $0 == 0x20 }
+            return !rest.isEmpty && rest.first != 0x23  // not blank, not a comment
+        }
+        let here = lines[number - 1]
+        guard isContent(here) else { return nil }
+        let column = indent(here)
+        // the enclosing levels: the line above, then each earlier line indented less
+        var levels: [Int] = []
+        var opensBlock = false
+        for line in lines[..<(number - 1)].reversed() where isContent(line) {
+            let level = indent(line)
+            if levels.isEmpty {
+                let trimmed = line.reversed().drop { $0 == 0x20 }
+                opensBlock = trimmed.first == 0x3A || line.dropFirst(level).first == 0x2D  // `key:` or `- item`
+            }
+            if levels.last.map({ level < $0 }) ?? true { levels.append(level) }
+            if level == 0 { break }
+        }
+        guard let above = levels.first, !levels.contains(column), !(opensBlock && column > above) else { return nil }
+        let spaces = column == 1 ? "1 space" : "\(column) spaces"
+        let around = levels.reversed().map(String.init).joined(separator: " or ")
+        return "line \(number) is indented \(spaces), but the lines above it are at \(around): check its indentation"
     }
 
     /// The 1-based line and column (in characters) of a byte offset, counting line breaks as libyaml does.

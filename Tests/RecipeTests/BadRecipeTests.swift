@@ -185,6 +185,11 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
         BadRecipe("alias bomb", LimitsTests.laughs(levels: 12, use: "title: *l11\n"), at: 14, 12, "more than 100 aliases"),
         BadRecipe("merge key", ok + "base: &b { gain: -3 dB }\nbed:\n  <<: *b\n  synth: drone\n", at: 5, 3,
                   "merge keys ('<<') in 'bed' are not supported"),
+        // libyaml puts the end of the text on the empty line after the last break: the error belongs
+        // at the end of the last line with text (issue 17)
+        BadRecipe("unterminated quote at the end", "pattern: box\ncycles: 2\ntitle: \"Calm\n\n\n", at: 3, 13,
+                  "found unexpected end of stream (while scanning a quoted scalar at line 3, column 8)"),
+        BadRecipe("unclosed flow mapping at the end", "pattern: box\ncycles: 2\nbed: { synth: drone\n", at: 3, 20, "did not find expected ',' or '}'"),
         BadRecipe("over 1 MiB", ok + "# " + String(repeating: "x", count: 1 << 20) + "\n", at: 1, 1,
                   "the recipe is 1048602 bytes; expected at most 1 MiB"),
     ]
