@@ -33,6 +33,23 @@ public struct ExactSeconds: Hashable, Comparable, Sendable, CustomStringConverti
     public static func * (a: ExactSeconds, n: Int64) -> ExactSeconds { .init(nanoseconds: a.nanoseconds * n) }
     public static func += (a: inout ExactSeconds, b: ExactSeconds) { a.nanoseconds += b.nanoseconds }
 
+    /// The length as an author writes it, exact and readable back by the recipe reader: `23m`,
+    /// `1h30m`, `2m30s`, `90s`, `5.5s`, `300ms`, `0s` (seconds alone below 2 minutes).
+    public var durationText: String {
+        guard nanoseconds != 0 else { return "0s" }
+        let sign = nanoseconds < 0 ? "-" : ""
+        let total = nanoseconds.magnitude
+        let second = UInt64(Self.nanosPerSecond)
+        if total < second, total % 1_000_000 == 0 { return sign + "\(total / 1_000_000)ms" }
+        if total < 120 * second { return sign + ExactSeconds(nanoseconds: Int64(total)).description + "s" }
+        let hours = total / (3600 * second), minutes = total / (60 * second) % 60, rest = total % (60 * second)
+        var text = sign
+        if hours > 0 { text += "\(hours)h" }
+        if minutes > 0 { text += "\(minutes)m" }
+        if rest > 0 || text == sign { text += ExactSeconds(nanoseconds: Int64(rest)).description + "s" }
+        return text
+    }
+
     /// Exact decimal text: `90`, `5.5`, `0.8`.
     public var description: String {
         let whole = nanoseconds / Self.nanosPerSecond

@@ -212,7 +212,12 @@ struct DecodeContext {
     /// A length of time (`Units.duration`); `positive` rejects zero, `max` caps it.
     mutating func duration(_ node: NodeID, path: String, positive: Bool, max: ExactSeconds? = nil) -> ExactSeconds? {
         remember(path, node)
-        let what = positive ? "a length above zero like 90s, 5m30s or 05:00" : "a length like 10s, 1m30s or 01:30"
+        var what = positive ? "a length above zero like 90s, 5m30s or 05:00" : "a length like 10s, 1m30s or 01:30"
+        if let max {
+            // examples inside the range: a 60 s cue tone is not offered 90s
+            let example = max.nanoseconds >= 10_000_000_000 ? "2s or 500ms" : "300ms or 1.5s"
+            what = (positive ? "a length above zero, at most \(max.durationText)," : "a length from 0 to \(max.durationText)") + " like \(example)"
+        }
         guard let text = text(node) else {
             expected(what, at: node, path: path)
             return nil
@@ -227,7 +232,7 @@ struct DecodeContext {
                 return nil
             }
             if let max, value > max {
-                expected(what, at: node, path: path, reason: "longer than \(max)s")
+                expected(what, at: node, path: path, reason: "longer than \(max.durationText)")
                 return nil
             }
             return value

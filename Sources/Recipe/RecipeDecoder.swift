@@ -185,9 +185,17 @@ extension DecodeContext {
             guard frame + unit <= track, cycle > 0 else {
                 let what = endOn == .cycle ? "one cycle" : "one phase"
                 let unitSeconds = ExactSeconds(nanoseconds: Int64(unit))
+                let shortest = ExactSeconds(nanoseconds: Int64(frame + unit))
+                let firstPhase = Int128(pattern.phases.first?.length.nanoseconds ?? 0)
+                // `end_on: phase` ends on a whole phase: a track too short for a cycle may still hold one
+                let hint =
+                    endOn == .cycle && frame + firstPhase <= track
+                    ? "at least \(shortest.durationText) for a whole cycle; or set 'end_on: phase' to end on a whole phase"
+                    : "at least \(shortest.durationText)"
                 expected(
-                    "a duration with room for \(what) (\(unitSeconds)s) after intro (\(intro)s) and outro (\(outro)s)",
-                    at: node, path: "duration")
+                    "a duration with room for \(what) (\(unitSeconds.durationText)) after intro (\(intro.durationText)) "
+                        + "and outro (\(outro.durationText))",
+                    at: node, path: "duration", reason: hint)
                 return
             }
             let (cycles, left) = (track - frame).quotientAndRemainder(dividingBy: cycle)
@@ -216,8 +224,8 @@ extension DecodeContext {
             let key = ["bed.fade_in", "bed.fade_out"].first(where: { locations[$0] != nil }), let place = locations[key]
         {
             error(
-                "\(key): expected fades that fit in the track (\(ExactSeconds(nanoseconds: Int64(track)))s), "
-                    + "found fade_in \(bed.fadeIn)s + fade_out \(bed.fadeOut)s",
+                "\(key): expected fades that fit in the track (\(ExactSeconds(nanoseconds: Int64(track)).durationText)), "
+                    + "found fade_in \(bed.fadeIn.durationText) + fade_out \(bed.fadeOut.durationText)",
                 at: place)
         }
     }

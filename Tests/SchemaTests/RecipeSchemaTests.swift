@@ -183,7 +183,7 @@ struct RecipeSchemaTests {
             parser: "voice.duck: expected a depth from 0 to 40 dB like 12 dB, or wcag, found 'wcga'"),
         RejectedRecipe(
             "attack over 5 s", base + "voice:\n  attack: 6s\n" + prompt, schema: "$.voice.attack",
-            parser: "voice.attack: expected a length like 10s, 1m30s or 01:30, found '6s' (longer than 5s)"),
+            parser: "voice.attack: expected a length from 0 to 5s like 300ms or 1.5s, found '6s' (longer than 5s)"),
         RejectedRecipe(
             "attack of a tenth of a minute", base + "voice:\n  attack: 0.1m\n" + prompt, schema: "$.voice.attack", parser: "(longer than 5s)"),
         RejectedRecipe("release as a clock over 5 s", base + "voice:\n  release: 0:06\n" + prompt, schema: "$.voice.release", parser: "(longer than 5s)"),
