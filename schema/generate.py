@@ -60,7 +60,7 @@ LOUDNESS = rf"^{W}(?:-{LOUD_MAG}{W}(?:[lL][uU][fF][sS]|[lL][kK][fF][sS])?|[oO][f
 
 TP_NEG = r"(?:0*1?[0-9](?:\.[0-9]*)?|0*20(?:\.0*)?|\.[0-9]+)"
 TP_ZERO = r"(?:0+(?:\.0*)?|\.0+)"
-TRUE_PEAK = rf"^{W}(?:-{TP_NEG}|\+?{TP_ZERO}){W}(?:[dD][bB][tT][pP])?{W}$"
+TRUE_PEAK = rf"^{W}(?:-{TP_NEG}|\+?{TP_ZERO}){W}(?:[dD][bB](?:[tT][pP]|[fF][sS])?)?{W}$"  # dB and dBFS read as dBTP (with a warning)
 
 FREQ_BODY = rf"\+?(?=[0-9.]*[1-9]){N}{W}(?:[hH][zZ]|[kK][hH][zZ])?"
 FREQUENCY = rf"^{W}{FREQ_BODY}{W}$"
@@ -83,7 +83,9 @@ SHORT_KIND = r"^(?!(?:start|end|kind|length|label)$)[a-z][a-z0-9_]{0,63}$"
 CUE_NAME = r"^[a-z][a-z0-9_]{0,63}$"
 ASSET = r"^(?!/)(?!(?:.*/)?\.\.(?:/|$))[^\x00-\x1f\x7f\\]+$"
 
-SAMPLE_RATE_TEXT = r"^0*(?:[89][0-9]{3}|[1-9][0-9]{4}|[12][0-9]{5}|3[0-7][0-9]{4}|38[0-3][0-9]{3}|384000)$"
+SAMPLE_RATE_TEXT = rf"^{W}0*(?:[89][0-9]{{3}}|[1-9][0-9]{{4}}|[12][0-9]{{5}}|3[0-7][0-9]{{4}}|38[0-3][0-9]{{3}}|384000)(?:{W}[hH][zZ])?{W}$"
+# kHz with up to three decimals (a whole number of Hz), 8 to 384 kHz
+SAMPLE_RATE_KHZ = rf"^{W}0*(?:(?:[89]|[1-9][0-9]|[12][0-9]{{2}}|3[0-7][0-9]|38[0-3])(?:\.[0-9]{{0,3}}0*)?|384(?:\.0*)?){W}[kK][hH][zZ]{W}$"
 CHANNELS_TEXT = r"^0*[1-8]$"
 CYCLES_TEXT = r"^0*(?:[1-9][0-9]{0,4}|100000)$"
 WHOLE_TEXT = r"^-?[0-9]+$"
@@ -658,11 +660,13 @@ recipe = {
             "additionalProperties": False,
             "properties": {
                 "sample_rate": {
-                    "title": "a sample rate from 8000 to 384000 Hz like 48000",
-                    "description": "Samples per second, 8000 to 384000 (Hz)." + QUOTED,
+                    "title": "a sample rate from 8000 to 384000 Hz like 48000 or 44.1 kHz",
+                    "description": "Samples per second, 8000 to 384000 (Hz): a whole number, optionally with Hz, or kHz with up to "
+                    "three decimals (44.1 kHz); units in any case." + QUOTED,
                     "anyOf": [
                         {"type": "integer", "minimum": 8000, "maximum": 384000},
                         {"type": "string", "pattern": SAMPLE_RATE_TEXT},
+                        {"type": "string", "pattern": SAMPLE_RATE_KHZ},
                     ],
                     "default": 48000,
                     "examples": [48000, 44100],

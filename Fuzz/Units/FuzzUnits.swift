@@ -8,7 +8,7 @@ import Recipe
 /// `fuzz-units`: one string (the input as UTF-8, invalid bytes replaced) through every value parser of recipe-v1
 /// and of recipe-v1.1's voice prompts.
 ///
-/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak`, `bitrate`, `promptTime`, `voiceLevel` and
+/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak`, `bitrate`, `sampleRate`, `promptTime`, `voiceLevel` and
 /// `duckDepth` must return a value or a reason for any text; never crash. Checked:
 /// - a duration is exact, in 0…24 h (`RecipeLimits.maxDuration`), and reads back from its own
 ///   decimal text, bare and with `s`; a bit rate is a whole number of bits/s in 32k…320k that reads
@@ -81,6 +81,17 @@ enum UnitsFuzz {
             fuzzCheck(Units.bitrateRange.contains(bits), "bitrate \(bits) of \(text.debugDescription)")
             for form in ["\(bits) bps", "\(Double(bits) / 1000)k", "\(Double(bits) / 1000) kbps"] {
                 fuzzCheck(value(Units.bitrate(form)) == bits, "bitrate \(bits) does not read back from \(form.debugDescription)")
+            }
+        }
+
+        let rate = Units.sampleRate(text)
+        check(rate, "sampleRate", text)
+        fuzzCheck(Units.sampleRate(padded) == rate, "sampleRate: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.sampleRate(upper)) == value(rate), "sampleRate: case changes the value of \(text.debugDescription)")
+        if case .success(let hertz) = rate {
+            fuzzCheck(RecipeLimits.sampleRates.contains(hertz), "sampleRate \(hertz) of \(text.debugDescription)")
+            for form in ["\(hertz)", "\(hertz) Hz", "\(hertz)hz", "\(Double(hertz) / 1000) kHz"] {
+                fuzzCheck(value(Units.sampleRate(form)) == hertz, "sampleRate \(hertz) does not read back from \(form.debugDescription)")
             }
         }
 

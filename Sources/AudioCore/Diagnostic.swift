@@ -54,10 +54,21 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
     }
 
+    /// True for a warning: something the author likely did not mean, that does not stop the render.
+    public var isWarning = false
+
+    /// The same message as a warning.
+    public func asWarning() -> Diagnostic {
+        var warning = self
+        warning.isWarning = true
+        return warning
+    }
+
     public var description: String {
-        if let location { return "\(location): error: \(message)" }
-        if let file { return "\(file): error: \(message)" }
-        return "error: \(message)"
+        let label = isWarning ? "warning" : "error"
+        if let location { return "\(location): \(label): \(message)" }
+        if let file { return "\(file): \(label): \(message)" }
+        return "\(label): \(message)"
     }
 }
 

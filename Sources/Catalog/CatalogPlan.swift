@@ -17,6 +17,8 @@ public struct PlannedTrack: Sendable {
     public let fingerprint: String
     /// The version of each asset file (by resolved path) the fingerprint hashed: the render must read these.
     public let assetVersions: [String: FileIdentity]
+    /// What the check noticed and let pass (`TrackRenderer.warnings(of:)`).
+    public let warnings: [Diagnostic]
 }
 
 /// A catalog read and checked: the tracks that can be rendered, and every problem found.
@@ -93,7 +95,7 @@ public struct CatalogPlan: Sendable {
                 for path in used { versions[path] = hashes.identity(of: path) }
                 plan.tracks.append(PlannedTrack(recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
                                                 cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
-                                                assetVersions: versions))
+                                                assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
             } catch {

@@ -26,6 +26,8 @@ struct DecodeContext {
     /// Every problem reported, counted even when dropped as a repeat: a reader failed if this grew.
     private(set) var problemCount = 0
     var locations: [String: SourceLocation] = [:]
+    /// What was noticed and let pass: `Recipe.warnings`.
+    private(set) var warnings: [Diagnostic] = []
     /// For each mapping read, the keys its misspelt keys were taken for (`durration` → `duration`).
     private var misspelt: [NodeID: Set<String>] = [:]
 
@@ -53,6 +55,12 @@ struct DecodeContext {
             return
         }
         diagnostics.append(diagnostic)
+    }
+
+    /// Notes something the author likely did not mean that does not stop the render.
+    mutating func warn(_ message: String, at node: NodeID) {
+        let warning = Diagnostic(DiagnosticText.printable(message), at: location(node)).asWarning()
+        if !warnings.contains(warning) { warnings.append(warning) }
     }
 
     /// A required key (one of `keys`) is missing from the mapping `node`: the error, unless a

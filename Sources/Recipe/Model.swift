@@ -36,6 +36,9 @@ public struct Recipe: Sendable {
     /// `cues.inhale`, `cues.inhale.tone`, `output.sample_rate`, `pattern.phases.2`…
     /// The location is that of the value (or of the key when the value is absent).
     public var locations: [String: SourceLocation]
+    /// What the reader noticed and let pass (`true_peak: -1 dB` read as dBTP, an `end` cue with no
+    /// outro to sound in), located; `render` and `render --check` print them, in line order.
+    public var warnings: [Diagnostic] = []
 
     public init(
         file: String, id: String, title: String, category: String? = nil, premium: Bool = false,

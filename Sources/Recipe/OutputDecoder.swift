@@ -16,7 +16,7 @@ extension DecodeContext {
             return output
         }
         if let rate = fields["sample_rate"].flatMap({
-            integer($0, path: "output.sample_rate", range: RecipeLimits.sampleRates, what: "a sample rate from 8000 to 384000 Hz like 48000")
+            unit($0, path: "output.sample_rate", what: "a sample rate from 8000 to 384000 Hz like 48000 or 44.1 kHz", Units.sampleRate)
         }) {
             output.sampleRate = rate
         }
@@ -50,6 +50,9 @@ extension DecodeContext {
             unit($0, path: "output.true_peak", what: "a true-peak ceiling from -20 to 0 dBTP like -1 dBTP", Units.truePeak)
         }) {
             output.truePeak = peak
+            if let node = fields["true_peak"], let note = text(node).flatMap(Units.truePeakUnitNote) {
+                warn("output.true_peak: \(note)", at: node)
+            }
         }
         if let node = fields["bitrate"],
             let bitrate = unit(node, path: "output.bitrate", what: "a bit rate from 32k to 320k like 128k or 96 kbps", Units.bitrate)

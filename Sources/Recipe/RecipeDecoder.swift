@@ -11,8 +11,10 @@ enum RecipeDecoder {
     /// Decodes `document`; the failure holds every diagnostic, sorted by position.
     static func decode(_ document: YAMLDocument, file: String, defaultID: String) -> Result<Recipe, DiagnosticList> {
         var context = DecodeContext(file: file, document: document)
-        let recipe = context.recipe(defaultID: defaultID)
-        if let recipe, context.diagnostics.isEmpty { return .success(recipe) }
+        if var recipe = context.recipe(defaultID: defaultID), context.diagnostics.isEmpty {
+            recipe.warnings = sorted(context.warnings)
+            return .success(recipe)
+        }
         var diagnostics = context.diagnostics
         if diagnostics.isEmpty {
             // A reader returned nil without a message: never let that pass silently.

@@ -73,7 +73,7 @@ public enum Units {
             skipSpaces(bytes, &index)
             let unitStart = index
             while index < bytes.count, isLetter(bytes[index]) { index += 1 }
-            let unitName = String(decoding: bytes[unitStart..<index], as: UTF8.self).lowercased()
+            let unitName = lowerASCII(bytes[unitStart..<index])
             let unit: Int
             if unitName.isEmpty {
                 guard components == 0, index == bytes.count else {
@@ -167,7 +167,7 @@ public enum Units {
         }
         var index = 0
         while index < bytes.count, isLetter(bytes[index]) { index += 1 }
-        let word = String(decoding: bytes[..<index], as: UTF8.self).lowercased()
+        let word = lowerASCII(bytes[..<index])
         let anchor: PromptTime.Anchor
         switch word {
         case "intro": anchor = .intro
@@ -231,7 +231,7 @@ public enum Units {
 
     /// A loudness in LUFS (or LKFS) inside `range`, or `off` (nil); the error quotes that range.
     private static func loudness(_ text: String, within range: ClosedRange<Double>) -> Result<Double?, UnitError> {
-        if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "off" { return .success(nil) }
+        if lowerASCII(trimmed(text)) == "off" { return .success(nil) }
         return quantity(text, units: [("lufs", 0), ("lkfs", 0)], unitHelp: "LUFS").flatMap { value in
             range.contains(value)
                 ? .success(value)
@@ -241,17 +241,57 @@ public enum Units {
 
     /// `voice.duck`: how far the bed drops under a prompt, from 0 to 40 dB, or `wcag`.
     public static func duckDepth(_ text: String) -> Result<Voice.Duck, UnitError> {
-        if String(decoding: trimmed(text), as: UTF8.self).lowercased() == "wcag" { return .success(.wcag) }
+        if lowerASCII(trimmed(text)) == "wcag" { return .success(.wcag) }
         return quantity(text, units: [("db", 0)], unitHelp: "dB").flatMap { value in
             (0...40).contains(value) ? .success(.depth(value)) : .failure(UnitError("outside 0 … 40 dB"))
         }
     }
 
-    /// A true-peak ceiling in dBTP: `-1 dBTP` or a bare number, from -20 to 0.
+    /// A true-peak ceiling in dBTP: `-1 dBTP` or a bare number, from -20 to 0. `dB` and `dBFS` are
+    /// read as dBTP too (the ceiling is on the true peak either way); `truePeakUnitNote` says so.
     public static func truePeak(_ text: String) -> Result<Double, UnitError> {
-        quantity(text, units: [("dbtp", 0)], unitHelp: "dBTP").flatMap { value in
+        quantity(text, units: [("dbtp", 0), ("db", 0), ("dbfs", 0)], unitHelp: "dBTP").flatMap { value in
             truePeakRange.contains(value) ? .success(value) : .failure(UnitError("outside -20 … 0 dBTP"))
         }
+    }
+
+    /// The note for a true peak written in `dB` or `dBFS`, read as dBTP; nil for `dBTP` or a bare number.
+    public static func truePeakUnitNote(_ text: String) -> String? {
+        let bytes = trimmed(text)
+        guard let end = bytes.lastIndex(where: { !isLetter($0) }) else { return nil }
+        let unit = lowerASCII(bytes[(end + 1)...])
+        guard unit == "db" || unit == "dbfs" else { return nil }
+        let written = String(decoding: bytes[(end + 1)...], as: UTF8.self)
+        return "'\(written)' read as dBTP: the ceiling is on the true peak (the inter-sample peak, ITU-R BS.1770); write dBTP to say so"
+    }
+
+    /// A sample rate in Hz: `48000`, `48000 Hz`, `44.1 kHz`, `44.1kHz`, `96 khz` (units in any case),
+    /// a whole number of Hz from 8,000 to 384,000.
+    public static func sampleRate(_ text: String) -> Result<Int, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        var index = 0
+        guard let numeral = DecimalNumeral.scan(bytes, at: &index, allowSign: false) else {
+            return .failure(UnitError("expected a number of Hz"))
+        }
+        let number = String(decoding: bytes[..<index], as: UTF8.self)
+        skipSpaces(bytes, &index)
+        let unit = lowerASCII(bytes[index...])
+        let exponent: Int
+        switch unit {
+        case "", "hz": exponent = 0
+        case "khz": exponent = 3
+        default: return .failure(UnitError("unknown unit '\(DiagnosticText.clip(String(decoding: bytes[index...], as: UTF8.self)))' (use Hz or kHz)"))
+        }
+        if exponent == 0, number.contains(".") {
+            return .failure(UnitError("a rate in Hz is a whole number (write \(number.split(separator: ".").first ?? "48000"), or use kHz)"))
+        }
+        guard let value = numeral.double(timesTenToThe: exponent), value.isFinite, value == value.rounded(), value < 1e9 else {
+            return .failure(UnitError(unit == "khz" ? "not a whole number of Hz (\(number) kHz)" : "not a whole number of Hz"))
+        }
+        let rate = Int(value)
+        guard RecipeLimits.sampleRates.contains(rate) else { return .failure(UnitError("out of range")) }
+        return .success(rate)
     }
 
     /// Accepted `output.bitrate` values, in bits per second: 32k to 320k (recipe-v1.1 § Output).
@@ -269,7 +309,7 @@ public enum Units {
         }
         let number = String(decoding: bytes[..<index], as: UTF8.self)
         skipSpaces(bytes, &index)
-        let unitName = String(decoding: bytes[index...], as: UTF8.self).lowercased()
+        let unitName = lowerASCII(bytes[index...])
         let units = ["k": 3, "kbps": 3, "kb/s": 3, "kbit/s": 3, "bps": 0, "b/s": 0, "bit/s": 0]
         guard !unitName.isEmpty else { return .failure(UnitError("needs a unit: did you mean '\(number)k'?")) }
         guard let exponent = units[unitName] else {
@@ -297,7 +337,7 @@ public enum Units {
             return .failure(UnitError("expected a number"))
         }
         skipSpaces(bytes, &index)
-        let unitName = String(decoding: bytes[index...], as: UTF8.self).lowercased()
+        let unitName = lowerASCII(bytes[index...])
         var exponent = 0
         if !unitName.isEmpty {
             guard let unit = units.first(where: { $0.name == unitName }) else {
@@ -317,10 +357,16 @@ public enum Units {
     private static func commonProblem(_ bytes: [UInt8]) -> UnitError? {
         if bytes.isEmpty { return UnitError("empty") }
         if bytes.count > maxLength { return UnitError("too long") }
-        let lower = String(decoding: bytes, as: UTF8.self).lowercased()
+        let lower = lowerASCII(bytes)
         if lower.contains("nan") { return UnitError("not a number") }
         if lower.contains("inf") { return UnitError("infinite") }
         return nil
+    }
+
+    /// The text with ASCII letters in lower case and every other character as it is: units are
+    /// ASCII, so `1.2 KHz` written with U+212A KELVIN SIGN is no `kHz` (String.lowercased() makes it `k`).
+    static func lowerASCII(_ bytes: some Collection<UInt8>) -> String {
+        String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The text's bytes without leading and trailing spaces and tabs.

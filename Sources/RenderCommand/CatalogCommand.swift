@@ -16,6 +16,7 @@ enum CatalogCommand {
             return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
+        for warning in plan.tracks.flatMap(\.warnings) { printError("\(warning)") }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         if !plan.scanProblems.isEmpty && options.shard == nil {
             printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
@@ -54,11 +55,14 @@ enum CatalogCommand {
             return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
+        for warning in plan.tracks.flatMap(\.warnings) { printError("\(warning)") }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         let failure = failure(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {
             let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
-            print("checked \(plan.recipeCount) recipes: \(plan.tracks.count) good, \(plan.failures.count) with errors\(scan)")
+            let warned = plan.tracks.filter { !$0.warnings.isEmpty }.count
+            let warnings = warned == 0 ? "" : " (\(warned) with warnings)"
+            print("checked \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(plan.tracks.count) good\(warnings), \(plan.failures.count) with errors\(scan)")
         }
         return failure
     }

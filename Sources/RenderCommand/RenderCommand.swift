@@ -114,6 +114,7 @@ public enum RenderCommand {
             }
             let track = try TrackRenderer().render(
                 recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars, format: options.format)
+            for warning in TrackRenderer.warnings(of: track.recipe) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
             // staging files a killed render of these outputs left (see AtomicOutputFile)
             let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
             for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {

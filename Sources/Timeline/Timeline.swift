@@ -23,6 +23,9 @@ public struct Timeline: Sendable {
     public let wholeCycles: Int
     /// Every voice prompt, in frame order (recipe-v1.1); empty without `voice:`.
     public let prompts: [PromptEvent]
+    /// What the layout noticed and let pass: an `end` cue the recipe asks for that has no room to
+    /// sound (the practice runs to the file's last frame).
+    public let warnings: [Diagnostic]
 
     /// Lays out `recipe` at its output sample rate.
     public init(recipe: Recipe) throws(DiagnosticList) {
@@ -84,6 +87,16 @@ public struct Timeline: Sendable {
             }
         }
         self.cues = cues
+        var warnings: [Diagnostic] = []
+        if recipe.cues["end"] != nil, let written = recipe.locations["cues.end"], let last = phases.last, last.endFrame >= totalFrames {
+            warnings.append(
+                Diagnostic(
+                    "cues.end: the practice runs to the file's last frame (no outro), so the end cue never sounds; "
+                        + "give the recipe an outro (like 'outro: 10s') or write 'end: none'",
+                    at: written
+                ).asWarning())
+        }
+        self.warnings = warnings
         self.prompts = try PromptPlacement.place(
             recipe, phases: phases, practiceStart: practiceStart, practiceEnd: practiceEnd, duration: layout.duration)
     }

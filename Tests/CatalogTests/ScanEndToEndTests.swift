@@ -185,7 +185,7 @@ struct ScanEndToEndTests {
         }
         if c != .insideFollowedOnce && c != .cycle {
             // the recipe beside the bad link is still checked, and the one outside is not
-            #expect(result.stdout.contains("checked 1 recipes: 1 good"), "\(result)")
+            #expect(result.stdout.contains("checked 1 recipe: 1 good"), "\(result)")
         }
     }
 

@@ -157,14 +157,18 @@ import Testing
         #expect(throws: UnitError.self) { try Units.loudness(text).get() }
     }
 
-    static let peaks: [(String, Double)] = [("-1 dBTP", -1), ("-1dbtp", -1), ("-0.5", -0.5), ("0 dBTP", 0), ("-20 dBTP", -20)]
+    static let peaks: [(String, Double)] = [
+        ("-1 dBTP", -1), ("-1dbtp", -1), ("-0.5", -0.5), ("0 dBTP", 0), ("-20 dBTP", -20), ("-1 DBTP", -1),
+        // dB and dBFS read as dBTP, with a warning (UnitRuleTests)
+        ("-1 dB", -1), ("-1.5 dBFS", -1.5), ("-2 db", -2),
+    ]
 
     @Test(arguments: peaks)
     func truePeak(text: String, value: Double) throws {
         #expect(try Units.truePeak(text).get() == value)
     }
 
-    @Test(arguments: ["1 dBTP", "-21 dBTP", "-1 dB", "peak"])
+    @Test(arguments: ["1 dBTP", "-21 dBTP", "-1 LUFS", "peak", "-1 dBTPx"])
     func badTruePeak(text: String) {
         #expect(throws: UnitError.self) { try Units.truePeak(text).get() }
     }
@@ -243,5 +247,68 @@ import Testing
         #expect(RecipeLimits.defaultBitrate(format: .m4a, sampleRate: 8000, channels: 1) == 48_000)
         #expect(RecipeLimits.defaultBitrate(format: .ogg, sampleRate: 48000, channels: 2) == nil)
         #expect(RecipeLimits.defaultBitrate(format: .flac, sampleRate: 48000, channels: 2) == nil)
+    }
+}
+
+/// The one rule for units (issue 15): a unit is ASCII and read in any case (`Hz`, `hz`, `KHZ`,
+/// `dB`, `DB`, `LUFS`, `lufs`), with or without a space before it; a sample rate takes `Hz` or
+/// `kHz` or none; a true peak in `dB` or `dBFS` is read as dBTP with a warning. A letter that
+/// only looks like one (U+212A KELVIN SIGN for K) is not a unit.
+@Suite struct UnitRuleTests {
+    static let sampleRates: [(String, Int)] = [
+        ("48000", 48000), ("48000 Hz", 48000), ("48000hz", 48000), ("44100Hz", 44100), ("44.1 kHz", 44100), ("44.1kHz", 44100),
+        ("44.1 KHZ", 44100), ("96 khz", 96000), ("8 kHz", 8000), ("384 kHz", 384_000), ("22.05 kHz", 22050), (" 48 kHz ", 48000),
+    ]
+
+    @Test("a sample rate reads with Hz, kHz or no unit, in any case", arguments: sampleRates)
+    func sampleRate(text: String, rate: Int) throws {
+        #expect(try Units.sampleRate(text).get() == rate)
+    }
+
+    static let badSampleRates: [(String, String)] = [
+        ("44.1", "a rate in Hz is a whole number"), ("48000.0", "write 48000, or use kHz"), ("48000.0 Hz", "whole number"), ("44.1005 kHz", "not a whole number of Hz"), ("7999", "out of range"),
+        ("385 kHz", "out of range"), ("48 MHz", "unknown unit 'MHz' (use Hz or kHz)"), ("-48000", "expected a number of Hz"),
+        ("48 k", "unknown unit 'k'"), ("", "empty"), ("1.2 \u{212A}Hz", "unknown unit"),
+    ]
+
+    @Test("a sample rate that is not a whole number of Hz in range is refused with a reason", arguments: badSampleRates)
+    func badSampleRate(text: String, reason: String) {
+        #expect(throws: UnitError.self) { try Units.sampleRate(text).get() }
+        if case .failure(let error) = Units.sampleRate(text) { #expect(error.reason.contains(reason), "'\(text)': \(error.reason)") }
+    }
+
+    /// Every unit reader, each with its units written three ways: as documented, lower and upper case.
+    static let anyCase: [(name: String, read: @Sendable (String) -> Double?, text: String)] = [
+        ("frequency", { try? Units.frequency($0).get() }, "1.2 kHz"),
+        ("gain", { try? Units.gain($0).get() }, "-14 dB"),
+        ("loudness", { (try? Units.loudness($0).get()) ?? nil }, "-16 LUFS"),
+        ("true peak", { try? Units.truePeak($0).get() }, "-1 dBTP"),
+        ("sample rate", { (try? Units.sampleRate($0).get()).map(Double.init) }, "44.1 kHz"),
+        ("bit rate", { (try? Units.bitrate($0).get()).map(Double.init) }, "128 kbps"),
+        ("duration", { (try? Units.duration($0).get()).map { Double($0.nanoseconds) } }, "1m 30s"),
+        ("voice level", { (try? Units.voiceLevel($0).get()) ?? nil }, "-18 LUFS"),
+    ]
+
+    @Test("every unit reads the same in any case", arguments: anyCase.indices)
+    func caseDoesNotMatter(_ i: Int) throws {
+        let (name, read, text) = Self.anyCase[i]
+        let value = try #require(read(text), "\(name): \(text)")
+        #expect(read(text.lowercased()) == value, "\(name): \(text.lowercased())")
+        #expect(read(text.uppercased()) == value, "\(name): \(text.uppercased())")
+        #expect(read(text.replacingOccurrences(of: " ", with: "")) == value, "\(name): without the space")
+    }
+
+    @Test("a Kelvin sign is not a k: '1.2 \u{212A}Hz' is no kHz", arguments: ["1.2 \u{212A}Hz", "1.2\u{212A}HZ"])
+    func kelvinSignIsNoUnit(text: String) {
+        #expect(throws: UnitError.self) { try Units.frequency(text).get() }
+        #expect(throws: UnitError.self) { try Units.sampleRate(text).get() }
+    }
+
+    @Test("a true peak in dB or dBFS carries a note that it is read as dBTP; dBTP and a bare number do not")
+    func truePeakNote() {
+        #expect(Units.truePeakUnitNote("-1 dB")?.contains("'dB' read as dBTP") == true)
+        #expect(Units.truePeakUnitNote("-1 dBFS")?.contains("'dBFS' read as dBTP") == true)
+        #expect(Units.truePeakUnitNote("-1 dBTP") == nil)
+        #expect(Units.truePeakUnitNote("-1") == nil)
     }
 }

@@ -197,3 +197,37 @@ struct CommandLineTests {
         #expect(FileManager.default.fileExists(atPath: folder.file("good.cues.json")))
     }
 }
+
+/// Warnings: what the reader or the layout noticed and let pass, printed located by `render` and
+/// `render --check`, without changing the exit status.
+@Suite("Warnings on the command line")
+struct WarningTests {
+    static let cases: [(name: String, recipe: String, warning: String)] = [
+        ("true peak in dB", "id: w\ncycles: 1\npattern: box\noutput: { true_peak: -1 dB }\n",
+         "w.yml:4:22: warning: output.true_peak: 'dB' read as dBTP"),
+        ("end cue with no outro", "id: w\ncycles: 1\npattern: box\ncues:\n  inhale: bell\n  end: chime\n",
+         "w.yml:6:8: warning: cues.end: the practice runs to the file's last frame (no outro), so the end cue never sounds"),
+    ]
+
+    @Test("a warning is printed at its line by render and --check, and the render still succeeds", arguments: cases.indices)
+    func printedAndPasses(_ i: Int) throws {
+        let (_, text, warning) = Self.cases[i]
+        let folder = try TempFolder("warnings")
+        let recipe = try folder.write(text, to: "w.yml")
+        let checked = try runRender(["--check", recipe])
+        #expect(checked.status == 0 && checked.stderr.contains(warning), "\(checked)")
+        #expect(checked.stdout.contains("checked 1 recipe: 1 good (1 with warnings), 0 with errors"), "\(checked.stdout)")
+        let rendered = try runRender([recipe, "-o", folder.file("w.wav"), "-q"])
+        #expect(rendered.status == 0 && rendered.stderr.contains(warning), "\(rendered)")
+        #expect(FileManager.default.fileExists(atPath: folder.file("w.wav")))
+    }
+
+    @Test("a recipe with nothing to note prints no warning, and the end cue with an outro has none")
+    func noWarning() throws {
+        let folder = try TempFolder("warnings-none")
+        let recipe = try folder.write("id: w\ncycles: 1\noutro: 5s\npattern: box\ncues:\n  inhale: bell\n  end: chime\noutput: { true_peak: -1 dBTP }\n", to: "w.yml")
+        let checked = try runRender(["--check", recipe])
+        #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
+        #expect(checked.stdout.contains("checked 1 recipe: 1 good, 0 with errors"), "\(checked.stdout)")
+    }
+}

@@ -54,6 +54,15 @@ extension TrackRenderer {
         return used
     }
 
+    /// What reading and laying out the recipe noticed and let pass (`Recipe.warnings`,
+    /// `Timeline.warnings`), in line order; printed by `render` and `render --check`.
+    public static func warnings(of recipe: Recipe) -> [Diagnostic] {
+        let laidOut = (try? Timeline(recipe: recipe))?.warnings ?? []
+        return (recipe.warnings + laidOut).sorted { a, b in
+            (a.location?.line ?? 0, a.location?.column ?? 0) < (b.location?.line ?? 0, b.location?.column ?? 0)
+        }
+    }
+
     /// Prompts that overlap or run past the end, from the lengths their clips' headers give
     /// (a draft's is known only once it is spoken, so the render finds those). A clip at the
     /// output's rate has its exact length; a resampled one is counted up to 10 ms short, so that
