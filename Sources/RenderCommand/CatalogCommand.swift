@@ -157,9 +157,9 @@ enum CatalogCommand {
             up to date   \(s.upToDate)
             failed       \(s.failed.count)
             \(scan)\
-            audio        \(RenderCommand.clock(s.audioSeconds))
+            audio        \(RenderCommand.clock(s.renderedSeconds)) rendered\(s.upToDate > 0 ? ", \(RenderCommand.clock(s.audioSeconds)) in the catalog" : "")
             wall time    \(String(format: "%.2f s", s.wallSeconds))
-            realtime     \(s.rendered > 0 ? String(format: "%.0f×", factor) : "–")
+            realtime     \(s.rendered > 0 ? String(format: "%.0f× (the rendered audio over the wall time)", factor) : "–")
             \(bundleLine(s.manifest))
             """)
     }

@@ -62,6 +62,12 @@ struct Options {
         }
     }
 
+    /// Every option, for "did you mean" on a misspelt one.
+    static let optionNames = [
+        "--output", "--assets", "--quiet", "--no-drafts", "--help", "--version", "--check", "--jobs", "--shard", "--sidecars",
+        "--bundle-budget", "--format",
+    ]
+
     static func parse(_ arguments: [String], environment: [String: String] = [:],
                       isDirectory: (String) -> Bool = { _ in false }) throws(UsageError) -> Options {
         var options = Options()
@@ -106,8 +112,16 @@ struct Options {
                 else if argument.hasPrefix("--format=") { options.format = try format(String(argument.dropFirst(9))) }
                 else if argument.hasPrefix("--bundle-budget=") { options.bundleBudget = try budget(String(argument.dropFirst(16))) }
                 else if argument.hasPrefix("--sidecars=") { options.sidecars.formUnion(try sidecarList(String(argument.dropFirst(11)))) }
-                else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)), n >= 1 { options.jobs = n }
-                else if argument.hasPrefix("-") && argument.count > 1 { throw UsageError(message: "unknown option '\(argument)'") }
+                else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)) {
+                    // `-j4` is `-j 4`, with the same range
+                    guard n >= 1, n <= 256 else { throw UsageError(message: "-j needs a number of jobs from 1 to 256, got '\(n)'") }
+                    options.jobs = n
+                }
+                else if argument.hasPrefix("-") && argument.count > 1 {
+                    let name = String(argument.prefix { $0 != "=" })
+                    let hint = Suggestions.closest(to: name, in: Self.optionNames).map { " (did you mean '\($0)'?)" } ?? ""
+                    throw UsageError(message: "unknown option '\(argument)'\(hint)")
+                }
                 else { inputs.append(argument) }
             }
             i += 1
@@ -156,7 +170,15 @@ struct Options {
             options.action = .render(first)
             return options
         }
-        guard let output = options.output else { throw UsageError(message: "rendering a folder of recipes needs -o FOLDER for the bundle") }
+        guard let output = options.output else {
+            // `render a.yml out/x.wav`: the output named without -o
+            if inputs.count == 2, !isDirectory(first), let last = inputs.last,
+                AudioFormat(fileExtension: (last as NSString).pathExtension) != nil
+            {
+                throw UsageError(message: "'\(last)' looks like the output file: write it after -o (render \(first) -o \(last))")
+            }
+            throw UsageError(message: "rendering a folder of recipes needs -o FOLDER for the bundle")
+        }
         if AudioFormat(fileExtension: (output as NSString).pathExtension) != nil {
             throw UsageError(message: "one recipe at a time for an audio file; several recipes or a folder render into a folder (-o DIST/), not '\(output)'")
         }
