@@ -4,7 +4,7 @@ import Foundation
 struct BenchOptions {
     /// The parts of a run; with none named on the command line, all of them.
     enum Section: String, CaseIterable {
-        case reference, compare, aac, catalog, check
+        case reference, compare, aac, voice, catalog, check
     }
 
     var sections: Set<Section> = []
@@ -19,7 +19,7 @@ struct BenchOptions {
     var help = false
 
     static let usage = """
-        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--aac] [--catalog] [--check] [--all]
+        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--aac] [--voice] [--catalog] [--check] [--all]
                              [--catalog-tracks 20] [--catalog-minutes 10] [--check-recipes 500]
                              [--work DIR] [--render PATH] [--json]
         Times the release `render` on the reference job of issue 5 (a box-breathing session over a
@@ -38,6 +38,8 @@ struct BenchOptions {
           --aac                the reference recipe as M4A (AAC 128k, -o x.m4a) at --minutes and
                                at 1 minute, and ffmpeg's aac encoder on the same PCM (a 32-bit
                                float WAV render makes, untimed)
+          --voice              the reference recipe with a 5 s prompt every minute (ducking the bed
+                               12 dB) and without voice, at --minutes, and voiced at 1 minute
           --catalog            the catalog at -j 1 and -j 2
           --check              render --check on many recipes
           --all                all of the above (the default when none is named)
@@ -77,6 +79,7 @@ struct BenchOptions {
             case "--reference": options.sections.insert(.reference)
             case "--compare": options.sections.formUnion([.reference, .compare])
             case "--aac": options.sections.insert(.aac)
+            case "--voice": options.sections.insert(.voice)
             case "--catalog": options.sections.insert(.catalog)
             case "--check": options.sections.insert(.check)
             case "--all": options.sections = Set(Section.allCases)

@@ -27,6 +27,10 @@ struct BenchResults: Codable, Sendable {
     var aacLevels: OutputLevels?
     /// ffmpeg's `aac` encoder on the same recipe's PCM (a WAV), to M4A.
     var ffmpegAAC: RunFigures?
+    /// The reference recipe with a prompt a minute (ducking), without voice, and voiced at 1 minute (issue 14).
+    var voiced: RunFigures?
+    var unvoiced: RunFigures?
+    var voicedShort: RunFigures?
     var catalogJ1: RunFigures?
     var catalogJ2: RunFigures?
     var check: RunFigures?
@@ -37,8 +41,8 @@ struct BenchResults: Codable, Sendable {
     /// Every timed run, in the order the report lists them.
     var runs: [RunFigures] {
         [
-            reference, referenceShort, flacFloor, flacFloorShort, flacFloorPair, ffmpeg, sox, aac, aacShort, ffmpegAAC, catalogJ1,
-            catalogJ2, check,
+            reference, referenceShort, flacFloor, flacFloorShort, flacFloorPair, ffmpeg, sox, aac, aacShort, ffmpegAAC, unvoiced,
+            voiced, voicedShort, catalogJ1, catalogJ2, check,
         ].compactMap { $0 }
     }
 }

@@ -60,6 +60,15 @@ struct Benchmark {
             if job.renderShort == nil { r.notes.append("The AAC job is 1 minute or shorter: no memory twin, so flat memory is n/a.") }
         }
 
+        if sections.contains(.voice) {
+            let job = try VoiceJob.run(
+                seconds: seconds, shortSeconds: options.aacShortSeconds, tools: tools, workspace: workspace, progress: progress)
+            r.voiced = job.voiced
+            r.unvoiced = job.unvoiced
+            r.voicedShort = job.voicedShort
+            if job.voicedShort == nil { r.notes.append("The voice job is 1 minute or shorter: no memory twin.") }
+        }
+
         if sections.contains(.catalog) {
             let tracks = options.catalogTracks
             progress("render: catalog of \(tracks) × \(RenderJobs.durationText(options.catalogSeconds)), -j 1 then -j 2")

@@ -79,6 +79,13 @@ enum Goals {
             "AAC: RSS long vs 1-minute run (issue 13)", "same within 10 %",
             ratio(r.aac.map { Double($0.cost.maxRSSKiB) }, r.aacShort.map { Double($0.cost.maxRSSKiB) }),
             format: { String(format: "%.2f×", $0) }, pass: { abs($0 - 1) <= 0.1 })
+        add(
+            "voice: a prompt a minute with ducking vs no voice, wall (issue 14)" + lengthNote(r.voiced, expected: referenceSeconds),
+            "≤ 1.15× unvoiced", ratio(r.voiced?.cost.wall, r.unvoiced?.cost.wall), format: { times($0, 2) }, pass: { $0 <= 1.15 })
+        add(
+            "voice: RSS voiced vs unvoiced hour (issue 14)", "same within 10 %",
+            ratio(r.voiced.map { Double($0.cost.maxRSSKiB) }, r.unvoiced.map { Double($0.cost.maxRSSKiB) }),
+            format: { String(format: "%.2f×", $0) }, pass: { abs($0 - 1) <= 0.1 })
         return goals
     }
 

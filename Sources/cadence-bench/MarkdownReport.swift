@@ -73,7 +73,8 @@ enum MarkdownReport {
     }
 
     private static func stages(_ r: BenchResults) -> String {
-        let runs = [r.reference, r.referenceShort, r.aac, r.aacShort, r.catalogJ1, r.catalogJ2].compactMap { $0 }
+        let runs = [r.reference, r.referenceShort, r.aac, r.aacShort, r.unvoiced, r.voiced, r.voicedShort, r.catalogJ1, r.catalogJ2]
+            .compactMap { $0 }
         guard !runs.isEmpty else { return "" }
         let names = runs.compactMap(\.stages).first?.stageNames ?? StageBreakdown.stageOrder
         var out = "### Stages (thread seconds, from `CADENCE_STAGES=1`)\n\n"
@@ -113,6 +114,15 @@ enum MarkdownReport {
                 "peak RSS, long / short reference",
                 Goals.ratio(ref.map { Double($0.cost.maxRSSKiB) }, r.referenceShort.map { Double($0.cost.maxRSSKiB) })
             ),
+            ("voiced wall / unvoiced wall", Goals.ratio(r.voiced?.cost.wall, r.unvoiced?.cost.wall)),
+            (
+                "peak RSS, voiced / unvoiced",
+                Goals.ratio(r.voiced.map { Double($0.cost.maxRSSKiB) }, r.unvoiced.map { Double($0.cost.maxRSSKiB) })
+            ),
+            (
+                "peak RSS, voiced long / voiced 1-minute",
+                Goals.ratio(r.voiced.map { Double($0.cost.maxRSSKiB) }, r.voicedShort.map { Double($0.cost.maxRSSKiB) })
+            ),
             ("render AAC wall / ffmpeg aac wall", Goals.ratio(r.aac?.cost.wall, r.ffmpegAAC?.cost.wall)),
             ("render AAC CPU / ffmpeg aac CPU", Goals.ratio(r.aac?.cost.cpu, r.ffmpegAAC?.cost.cpu)),
             (
@@ -128,7 +138,7 @@ enum MarkdownReport {
     }
 
     private static func goals(_ r: BenchResults) -> String {
-        var out = "### Goals (issue 12; AAC: issue 13)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
+        var out = "### Goals (issue 12; AAC: issue 13; voice: issue 14)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
         for g in r.goals { out += "| \(g.goal) | \(g.target) | \(g.measured) | \(g.verdict) |\n" }
         return out
     }

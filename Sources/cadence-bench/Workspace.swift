@@ -19,6 +19,8 @@ struct Workspace {
     var reference: String { root + "/reference" }
     var compare: String { root + "/compare" }
     var aac: String { root + "/aac" }
+    var voice: String { root + "/voice" }
+    var voiceClip: String { assets + "/voice/prompt-5s.wav" }
     var catalog: String { root + "/catalog" }
     var check: String { root + "/check" }
     var logs: String { root + "/logs" }
@@ -31,7 +33,7 @@ struct Workspace {
     /// - Throws: `BenchError` naming the folder that cannot be created.
     init(root: String) throws(BenchError) {
         self.root = (root as NSString).standardizingPath
-        for folder in [beds, assets + "/cues", reference, compare, aac, catalog, check, logs] {
+        for folder in [beds, assets + "/cues", assets + "/voice", reference, compare, aac, voice, catalog, check, logs] {
             try Self.makeFolder(folder)
         }
     }
