@@ -26,9 +26,10 @@ struct BenchOptions {
         generated rain bed, -16 LUFS, -1 dBTP, FLAC 24-bit), and again at 10 minutes (its twin);
         compares each with `flac -5` on the same PCM, and the hour with ffmpeg and SoX doing the
         same job; times two `flac -5` side by side on the twin's PCM; renders the reference recipe
-        as M4A (AAC 128k) beside ffmpeg's `aac` encoder on the same PCM; renders a catalog with
-        -j 1 and -j 2; times `render --check` on a catalog of recipes. Prints a Markdown table (or
-        JSON) with the goals of issues 12 and 13 marked PASS or MISS.
+        as M4A (AAC 128k) beside ffmpeg's `aac` encoder on the same PCM; renders the reference
+        recipe with a voice prompt every minute and without; renders a catalog with -j 1 and -j 2;
+        times `render --check` on a catalog of recipes. Prints a Markdown table (or JSON) with the
+        goals of issues 12, 13 and 14 marked PASS or MISS.
 
         options:
           --minutes M          length of the reference job (default 60)
@@ -39,7 +40,7 @@ struct BenchOptions {
                                at 1 minute, and ffmpeg's aac encoder on the same PCM (a 32-bit
                                float WAV render makes, untimed)
           --voice              the reference recipe with a 5 s prompt every minute (ducking the bed
-                               12 dB) and without voice, at --minutes, and voiced at 1 minute
+                               12 dB) and without voice, each at --minutes and at 1 minute
           --catalog            the catalog at -j 1 and -j 2
           --check              render --check on many recipes
           --all                all of the above (the default when none is named)
@@ -105,6 +106,6 @@ struct BenchOptions {
     /// a reference shorter than an hour (at least 1 minute).
     var shortSeconds: Int { min(600, max(60, referenceSeconds / 6 / 4 * 4)) }
     var catalogSeconds: Int { Int(catalogMinutes * 60) }
-    /// The AAC job's memory twin: 1 minute, or the whole reference when that is no longer.
-    var aacShortSeconds: Int { min(60, referenceSeconds) }
+    /// The memory twin of the AAC and voice jobs: 1 minute, or the whole reference when that is no longer.
+    var minuteTwinSeconds: Int { min(60, referenceSeconds) }
 }

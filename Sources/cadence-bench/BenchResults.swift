@@ -27,10 +27,13 @@ struct BenchResults: Codable, Sendable {
     var aacLevels: OutputLevels?
     /// ffmpeg's `aac` encoder on the same recipe's PCM (a WAV), to M4A.
     var ffmpegAAC: RunFigures?
-    /// The reference recipe with a prompt a minute (ducking), without voice, and voiced at 1 minute (issue 14).
+    /// The reference recipe with a prompt a minute (ducking) and without voice, at the length and
+    /// at 1 minute (issue 14), and the prompts the voiced render's cue sheet lists.
     var voiced: RunFigures?
     var unvoiced: RunFigures?
     var voicedShort: RunFigures?
+    var unvoicedShort: RunFigures?
+    var voicePrompts: PromptSummary?
     var catalogJ1: RunFigures?
     var catalogJ2: RunFigures?
     var check: RunFigures?
@@ -42,7 +45,7 @@ struct BenchResults: Codable, Sendable {
     var runs: [RunFigures] {
         [
             reference, referenceShort, flacFloor, flacFloorShort, flacFloorPair, ffmpeg, sox, aac, aacShort, ffmpegAAC, unvoiced,
-            voiced, voicedShort, catalogJ1, catalogJ2, check,
+            voiced, unvoicedShort, voicedShort, catalogJ1, catalogJ2, check,
         ].compactMap { $0 }
     }
 }

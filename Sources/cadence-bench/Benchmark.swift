@@ -51,7 +51,7 @@ struct Benchmark {
 
         if sections.contains(.aac) {
             let job = try AACJob.run(
-                seconds: seconds, shortSeconds: options.aacShortSeconds, tools: tools, workspace: workspace, progress: progress)
+                seconds: seconds, shortSeconds: options.minuteTwinSeconds, tools: tools, workspace: workspace, progress: progress)
             r.aac = job.render
             r.aacShort = job.renderShort
             r.aacLevels = job.levels
@@ -62,11 +62,18 @@ struct Benchmark {
 
         if sections.contains(.voice) {
             let job = try VoiceJob.run(
-                seconds: seconds, shortSeconds: options.aacShortSeconds, tools: tools, workspace: workspace, progress: progress)
+                seconds: seconds, shortSeconds: options.minuteTwinSeconds, tools: tools, workspace: workspace, progress: progress)
             r.voiced = job.voiced
             r.unvoiced = job.unvoiced
             r.voicedShort = job.voicedShort
-            if job.voicedShort == nil { r.notes.append("The voice job is 1 minute or shorter: no memory twin.") }
+            r.unvoicedShort = job.unvoicedShort
+            r.voicePrompts = job.prompts
+            if job.voicedShort == nil { r.notes.append("The voice job is 1 minute or shorter: no memory twins, so flat memory is n/a.") }
+            if job.prompts.count != VoiceJob.promptTimes(seconds: seconds).count {
+                let listed = job.prompts.count.map(String.init) ?? "no"
+                r.notes.append(
+                    "The voiced render's cue sheet lists \(listed) prompts, not the recipe's \(VoiceJob.promptTimes(seconds: seconds).count).")
+            }
         }
 
         if sections.contains(.catalog) {

@@ -51,6 +51,12 @@ enum MarkdownReport {
             }
             out += line + ".\n"
         }
+        if let prompts = r.voicePrompts {
+            let count = prompts.count.map { "\($0) prompts" } ?? "no prompts (no `voice` list in its cue sheet)"
+            let depths = prompts.duckDB.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+            out += "- Voiced output (its cue sheet): \(count) of \(VoiceJob.clipSeconds) s"
+            out += (depths.isEmpty ? "" : ", the bed ducked \(depths) dB") + ".\n"
+        }
         return out.isEmpty ? "" : out + "\n"
     }
 
@@ -73,8 +79,11 @@ enum MarkdownReport {
     }
 
     private static func stages(_ r: BenchResults) -> String {
-        let runs = [r.reference, r.referenceShort, r.aac, r.aacShort, r.unvoiced, r.voiced, r.voicedShort, r.catalogJ1, r.catalogJ2]
-            .compactMap { $0 }
+        let runs = [
+            r.reference, r.referenceShort, r.aac, r.aacShort, r.unvoiced, r.voiced, r.unvoicedShort, r.voicedShort,
+            r.catalogJ1, r.catalogJ2,
+        ]
+        .compactMap { $0 }
         guard !runs.isEmpty else { return "" }
         let names = runs.compactMap(\.stages).first?.stageNames ?? StageBreakdown.stageOrder
         var out = "### Stages (thread seconds, from `CADENCE_STAGES=1`)\n\n"
@@ -122,6 +131,10 @@ enum MarkdownReport {
             (
                 "peak RSS, voiced long / voiced 1-minute",
                 Goals.ratio(r.voiced.map { Double($0.cost.maxRSSKiB) }, r.voicedShort.map { Double($0.cost.maxRSSKiB) })
+            ),
+            (
+                "peak RSS, unvoiced long / unvoiced 1-minute",
+                Goals.ratio(r.unvoiced.map { Double($0.cost.maxRSSKiB) }, r.unvoicedShort.map { Double($0.cost.maxRSSKiB) })
             ),
             ("render AAC wall / ffmpeg aac wall", Goals.ratio(r.aac?.cost.wall, r.ffmpegAAC?.cost.wall)),
             ("render AAC CPU / ffmpeg aac CPU", Goals.ratio(r.aac?.cost.cpu, r.ffmpegAAC?.cost.cpu)),

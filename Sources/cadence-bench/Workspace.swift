@@ -4,9 +4,11 @@ import Foundation
 ///
 ///     DIR/assets/beds/bench-rain.ogg, bench-surf.ogg   generated beds
 ///     DIR/assets/cues/bell-528-4s.wav                  the bell track for ffmpeg and SoX
+///     DIR/assets/voice/prompt-5s.wav                   the voice job's generated prompt clip
 ///     DIR/reference/*.yml, *.flac, *.cues.json         reference recipes and renders
 ///     DIR/compare/                                     flac, ffmpeg and SoX outputs
 ///     DIR/aac/                                         the AAC job: recipes, M4A renders, ffmpeg's M4A
+///     DIR/voice/                                       the voice job: recipes, cue sheets, 1-minute FLACs
 ///     DIR/catalog/recipes/, dist-j1/, dist-j2/         the catalog and its two renders
 ///     DIR/check/recipes/                               the recipes `--check` reads
 ///     DIR/logs/                                        every child's stdout and stderr
@@ -20,7 +22,7 @@ struct Workspace {
     var compare: String { root + "/compare" }
     var aac: String { root + "/aac" }
     var voice: String { root + "/voice" }
-    var voiceClip: String { assets + "/voice/prompt-5s.wav" }
+    var voiceClip: String { assets + "/" + VoiceJob.clipAsset }
     var catalog: String { root + "/catalog" }
     var check: String { root + "/check" }
     var logs: String { root + "/logs" }
