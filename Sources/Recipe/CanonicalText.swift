@@ -46,6 +46,8 @@ extension Recipe {
             case nil:
                 break
             }
+            // added only when given, so the seeds of recipes without limits stay as they were
+            if let limit = cueLimits[name] { add("cue.\(name).limit", Self.limitText(until: limit.until, cycles: limit.cycles)) }
         }
         add("output.sample_rate", String(output.sampleRate))
         add("output.channels", String(output.channels))
@@ -75,9 +77,17 @@ extension Recipe {
                 // the text as JSON would escape it, so no prompt text can forge another line
                 let text = prompt.text.map { $0.unicodeScalars.map { $0.value < 0x20 || $0 == "\\" || $0 == "|" ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() } ?? "~"
                 add("voice.prompt.\(i)", "\(place)|\(prompt.file ?? "~")|\(text)")
+                if let until = prompt.until { add("voice.prompt.\(i).until", Self.limitText(until: until, cycles: nil)) }
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `until|practice|300|cycles|1-20` for a cue's limit; `~` for a key not given.
+    private static func limitText(until: PromptTime?, cycles: CycleSelection?) -> String {
+        let time = until.map { "\($0.anchor)|\($0.offset)" } ?? "~"
+        let chosen = cycles.map { $0.ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",") } ?? "~"
+        return "until|\(time)|cycles|\(chosen)"
     }
 }
 

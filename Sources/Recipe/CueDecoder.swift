@@ -3,15 +3,18 @@ import AudioCore
 /// `cues:` — what sounds when a phase of each kind starts, plus `start` and `end`.
 extension DecodeContext {
     /// The keys a cue mapping may hold (`tone` keys, or `file` and `gain`).
-    static let cueKeys = ["tone", "length", "gain", "envelope", "harmonics", "file"]
+    static let cueKeys = ["tone", "preset", "length", "gain", "envelope", "harmonics", "file", "until", "cycles"]
     /// Cue names that are not phase kinds: the first phase's start, the last phase's end.
     static let boundaryCues = ["start", "end"]
 
     /// Reads `cues`; kinds are checked against `pattern` when it was read. Nil after a problem.
     /// `named`: every kind a cue or prompt names (`namedKinds`), to tell a misspelt phase from a misspelt cue.
-    mutating func cues(_ node: NodeID, pattern: Pattern?, sampleRate: Int, named: Set<String> = []) -> [String: CueSound]? {
+    /// Each cue's `until:` and `cycles:` (and the cues-wide ones, merged into each) come back in `limits`.
+    mutating func cues(
+        _ node: NodeID, pattern: Pattern?, sampleRate: Int, named: Set<String> = []
+    ) -> (sounds: [String: CueSound], limits: [String: CueLimit])? {
         remember("cues", node)
-        if text(node) == "none" { return [:] }  // `cues: none`, like `cues: {}`: nothing sounds
+        if text(node) == "none" { return ([:], [:]) }  // `cues: none`, like `cues: {}`: nothing sounds
         let before = problemCount
         guard let fields = fields(of: node, path: "cues", allowed: nil, what: "a mapping from phase kind to cue, like 'inhale: bell'") else {
             return nil
@@ -20,9 +23,17 @@ extension DecodeContext {
         for phase in pattern?.phases ?? [] where !kinds.contains(phase.kind) { kinds.append(phase.kind) }
         let allowed = kinds + Self.boundaryCues
         var cues: [String: CueSound] = [:]
+        var limits: [String: CueLimit] = [:]
+        // `until:` and `cycles:` beside the cues limit all of them (unless the pattern has phases of those kinds)
+        var shared = CueLimit()
+        for key in Self.limitKeys where !allowed.contains(key) {
+            guard let value = fields[key] else { continue }
+            if key == "until" { shared.until = until(value, path: "cues.until") }
+            else { shared.cycles = cycles(value, path: "cues.cycles", every: "to sound on every cycle") }
+        }
         for kind in fields.order {
             if isFull { break }
-            guard let value = fields[kind] else { continue }
+            guard let value = fields[kind], !(Self.limitKeys.contains(kind) && !allowed.contains(kind)) else { continue }
             // A key that is no cue name (no pattern to check it against) is shown clipped, like any author text.
             let path = "cues." + (allowed.contains(kind) ? kind : DiagnosticText.clip(kind))
             if let pattern, !allowed.contains(kind) {
@@ -39,10 +50,18 @@ extension DecodeContext {
                     at: fields.keys[kind] ?? value)
                 continue
             }
-            if case .some(.some(let sound)) = cue(value, path: path, sampleRate: sampleRate) { cues[kind] = sound }
+            var limit = CueLimit()
+            if case .some(.some(let sound)) = cue(value, path: path, sampleRate: sampleRate, limit: &limit) {
+                cues[kind] = sound
+                let merged = limit.over(shared)
+                if merged != CueLimit() { limits[kind] = merged }
+            }
         }
-        return problemCount == before ? cues : nil
+        return problemCount == before ? (cues, limits) : nil
     }
+
+    /// The keys that limit a cue to part of the session, in a cue's mapping or beside the cues.
+    static let limitKeys = ["until", "cycles"]
 
     /// The phase kinds the recipe's cues (their keys) and voice prompts (their `on:`) name, as written.
     func namedKinds(cues: NodeID?, voice: NodeID?) -> Set<String> {
@@ -89,10 +108,11 @@ extension DecodeContext {
         )
     }
 
-    /// One cue: `none` (`.some(nil)`), a preset name, `{ tone: … }` or `{ file: … }`; nil after a problem.
-    private mutating func cue(_ node: NodeID, path: String, sampleRate: Int) -> CueSound?? {
+    /// One cue: `none` (`.some(nil)`), a preset name, `{ tone: … }`, `{ preset: … }` or `{ file: … }`;
+    /// nil after a problem. A mapping's `until:` and `cycles:` go to `limit`.
+    private mutating func cue(_ node: NodeID, path: String, sampleRate: Int, limit: inout CueLimit) -> CueSound?? {
         remember(path, node)
-        let what = "none, a preset (\(DiagnosticText.list(CuePresets.names))), or a mapping with 'tone:' or 'file:'"
+        let what = "none, a preset (\(DiagnosticText.list(CuePresets.names))), or a mapping with 'tone:', 'preset:' or 'file:'"
         if let name = text(node) {
             if name == "none" { return .some(nil) }
             if let preset = CuePresets.named(name) { return .tone(preset) }
@@ -102,6 +122,17 @@ extension DecodeContext {
         }
         let before = problemCount
         guard let fields = fields(of: node, path: path, allowed: Self.cueKeys, what: what) else { return nil }
+        if let value = fields["until"] { limit.until = until(value, path: path + ".until") }
+        if let value = fields["cycles"] { limit.cycles = cycles(value, path: path + ".cycles", every: "to sound on every cycle") }
+        if let presetNode = fields["preset"] {
+            for key in ["tone", "file"] where fields.has(key) {
+                error("\(path): expected one of 'preset:', 'tone:' or 'file:', found 'preset:' and '\(key):'", at: fields.keys[key] ?? node)
+            }
+            guard let preset = self.preset(presetNode, path: path + ".preset"),
+                let tone = self.tone(nil, base: preset, fields: fields, path: path, sampleRate: sampleRate), problemCount == before
+            else { return nil }
+            return .tone(tone)
+        }
         switch (fields["tone"], fields["file"]) {
         case (_?, let file?):
             remember(path + ".file", file)
@@ -122,23 +153,38 @@ extension DecodeContext {
             guard let tone, problemCount == before else { return nil }
             return .tone(tone)
         case (nil, nil):
-            missing(["tone", "file"], in: node, "\(path): expected 'tone: <frequency>' or 'file: <path>', found neither")
+            let limited = fields.has("until") || fields.has("cycles")
+            missing(
+                ["tone", "file"], in: node,
+                limited
+                    ? "\(path): a cue limited by 'until:' or 'cycles:' still needs its sound: expected 'preset: bell', 'tone: <frequency>' or 'file: <path>', found none"
+                    : "\(path): expected 'tone: <frequency>' or 'file: <path>', found neither")
             return nil
         }
     }
 
-    /// The tone of a `{ tone: … }` cue, with the tone defaults for keys left out.
-    private mutating func tone(_ toneNode: NodeID, fields: Fields, path: String, sampleRate: Int) -> Tone? {
-        let frequency = self.frequency(toneNode, path: path + ".tone", sampleRate: sampleRate)
+    /// `preset:` of a cue mapping: bell, chime or click.
+    private mutating func preset(_ node: NodeID, path: String) -> Tone? {
+        remember(path, node)
+        if let name = text(node), let tone = CuePresets.named(name) { return tone }
+        let hint = text(node).flatMap { Suggestions.closest(to: $0, in: CuePresets.names) }.map { "did you mean '\($0)'?" }
+        expected("a preset: \(DiagnosticText.list(CuePresets.names))", at: node, path: path, reason: hint)
+        return nil
+    }
+
+    /// The tone of a `{ tone: … }` cue, with the tone defaults for keys left out; of a `{ preset: … }`
+    /// cue (`toneNode` nil), the preset's tone with the keys given changing it.
+    private mutating func tone(_ toneNode: NodeID?, base: Tone? = nil, fields: Fields, path: String, sampleRate: Int) -> Tone? {
+        let frequency = toneNode.map { self.frequency($0, path: path + ".tone", sampleRate: sampleRate) } ?? base?.frequency
         let length =
             fields["length"].map { duration($0, path: path + ".length", positive: true, max: RecipeLimits.maxCueLength) }
-            ?? CuePresets.toneDefaultLength
-        let gain = fields["gain"].map { self.gain($0, path: path + ".gain") } ?? CuePresets.toneDefaultGainDB
+            ?? base?.length ?? CuePresets.toneDefaultLength
+        let gain = fields["gain"].map { self.gain($0, path: path + ".gain") } ?? base?.gainDB ?? CuePresets.toneDefaultGainDB
         let envelope =
             fields["envelope"].map { node in
                 choice(node, path: path + ".envelope", options: Envelope.allCases.map(\.rawValue)).flatMap(Envelope.init(rawValue:))
-            } ?? CuePresets.toneDefaultEnvelope
-        let harmonics = fields["harmonics"].map { self.harmonics($0, path: path + ".harmonics") } ?? []
+            } ?? base?.envelope ?? CuePresets.toneDefaultEnvelope
+        let harmonics = fields["harmonics"].map { self.harmonics($0, path: path + ".harmonics") } ?? base?.harmonics ?? []
         guard let frequency, let length, let gain, let envelope, let harmonics else { return nil }
         return Tone(frequency: frequency, length: length, gainDB: gain, envelope: envelope, harmonics: harmonics)
     }

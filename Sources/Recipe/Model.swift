@@ -27,6 +27,9 @@ public struct Recipe: Sendable {
     /// What sounds when a phase of a kind starts, plus `start` and `end`.
     /// Kinds absent here are silent; `none` is stored as absent.
     public var cues: [String: CueSound]
+    /// `until:` and `cycles:` of the cues that sound for only part of the session, by cue name;
+    /// a cue absent here sounds at every onset. A cues-wide limit is already merged into each cue.
+    public var cueLimits: [String: CueLimit] = [:]
     /// Spoken prompts and how the bed ducks under them (recipe-v1.1); nil: no voice.
     public var voice: Voice?
 
@@ -190,6 +193,24 @@ public struct Tone: Sendable, Equatable {
 }
 
 /// What a cue plays.
+/// Where a cue stops (`until: 5m`, `until: end - 10m`) and the cycles it sounds in (`cycles: 1-20`):
+/// an onset sounds when it is before `until` and in a chosen cycle (both, when both are given).
+public struct CueLimit: Sendable, Equatable {
+    /// Onsets at or after this time are silent; nil: no time limit.
+    public var until: PromptTime?
+    /// Only onsets in these cycles (counted from 1) sound; nil: every cycle. Cycles past the
+    /// practice's are allowed (`1-20` of a 15-cycle variant sounds in all 15).
+    public var cycles: CycleSelection?
+
+    public init(until: PromptTime? = nil, cycles: CycleSelection? = nil) {
+        self.until = until
+        self.cycles = cycles
+    }
+
+    /// This limit with `other`'s keys where this one has none (a cue's own keys over the cues-wide ones).
+    public func over(_ other: CueLimit) -> CueLimit { CueLimit(until: until ?? other.until, cycles: cycles ?? other.cycles) }
+}
+
 public enum CueSound: Sendable, Equatable {
     case tone(Tone)
     /// A sound file relative to the assets folder, converted like a bed, never looped.

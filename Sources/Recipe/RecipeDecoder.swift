@@ -96,9 +96,12 @@ extension DecodeContext {
         var bed: Bed?
         if let node = top["bed"], case .some(let read) = self.bed(node, sampleRate: output.sampleRate) { bed = read }
         let cues: [String: CueSound]?
+        var cueLimits: [String: CueLimit] = [:]
         let named = namedKinds(cues: top["cues"], voice: top["voice"])
         if let node = top["cues"] {
-            cues = self.cues(node, pattern: pattern, sampleRate: output.sampleRate, named: named)
+            let read = self.cues(node, pattern: pattern, sampleRate: output.sampleRate, named: named)
+            cues = read?.sounds
+            cueLimits = read?.limits ?? [:]
         } else {
             cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
         }
@@ -110,10 +113,12 @@ extension DecodeContext {
         }
         guard let id, let title, let pattern, let length, let cues else { return nil }
         if case .some(.none) = voice { return nil }
-        return Recipe(
+        var recipe = Recipe(
             file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
             delivery: delivery, length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
             voice: voice ?? nil, output: output, locations: locations)
+        recipe.cueLimits = cueLimits
+        return recipe
     }
 
     /// `duration` or `cycles`: exactly one.

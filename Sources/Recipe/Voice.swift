@@ -61,11 +61,14 @@ public struct Prompt: Sendable, Equatable {
     public var file: String?
     /// What the prompt says, for the cue sheet and the captions.
     public var text: String?
+    /// `until:` of an `on:` prompt: phases starting at or after this time get no prompt; nil: no limit.
+    public var until: PromptTime?
 
-    public init(placement: Placement, file: String?, text: String?) {
+    public init(placement: Placement, file: String?, text: String?, until: PromptTime? = nil) {
         self.placement = placement
         self.file = file
         self.text = text
+        self.until = until
     }
 
     /// Spoken by the draft voice (no recorded clip).

@@ -5,7 +5,7 @@ extension DecodeContext {
     /// The keys `voice:` may hold.
     static let voiceKeys = ["level", "gain", "duck", "attack", "release", "draft_voice", "prompts"]
     /// The keys one prompt may hold.
-    static let promptKeys = ["at", "on", "cycles", "segment", "file", "text"]
+    static let promptKeys = ["at", "on", "cycles", "segment", "until", "file", "text"]
 
     /// Reads `voice`; `on:` kinds are checked against `pattern` when it was read. Nil after a problem.
     mutating func voice(_ node: NodeID, pattern: Pattern?, named: Set<String> = []) -> Voice? {
@@ -82,7 +82,7 @@ extension DecodeContext {
         var placement: Prompt.Placement?
         switch (fields["at"], fields["on"]) {
         case (let at?, nil):
-            for key in ["cycles", "segment"] where fields.has(key) {
+            for key in ["cycles", "segment", "until"] where fields.has(key) {
                 error("\(path).\(key): applies to 'on:' prompts only; an 'at:' prompt starts once, at its time", at: fields.keys[key] ?? node)
             }
             placement = unit(
@@ -105,8 +105,9 @@ extension DecodeContext {
         if !fields.has("file") && !fields.has("text") {
             missing(["file", "text"], in: node, "\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither")
         }
+        let until = fields["on"] == nil ? nil : fields["until"].map { self.until($0, path: path + ".until") }
         guard let placement, problemCount == before else { return nil }
-        return Prompt(placement: placement, file: file, text: text)
+        return Prompt(placement: placement, file: file, text: text, until: until ?? nil)
     }
 
     /// `on: KIND` with its `cycles:` and `segment:`.
@@ -139,14 +140,19 @@ extension DecodeContext {
         return .on(kind: kind, cycles: cycles ?? nil, segment: segment ?? nil)
     }
 
-    /// `cycles:` — `3`, `1-3`, or a list of those, counted from 1.
-    private mutating func cycles(_ node: NodeID, path: String) -> CycleSelection? {
+    /// `until:` of an `on:` prompt or a cue: a time like `5m`, or an anchor and offset like `end - 10m`.
+    mutating func until(_ node: NodeID, path: String) -> PromptTime? {
+        unit(node, path: path, what: "a time like 5m, or an anchor and offset like 'practice + 5m' or 'end - 10m'", Units.promptTime)
+    }
+
+    /// `cycles:` — `3`, `1-3`, or a list of those, counted from 1. `every`: what leaving it out does, for the message.
+    mutating func cycles(_ node: NodeID, path: String, every: String = "to speak on every cycle") -> CycleSelection? {
         remember(path, node)
         let what = "a cycle number from 1, a range like 1-3, or a list like [1, 2, 10-12]"
         let items: [NodeID]
         if case .sequence(let list) = document[node].content {
             guard !list.isEmpty else {
-                expected(what, at: node, path: path, reason: "to speak on every cycle, leave out 'cycles:'")
+                expected(what, at: node, path: path, reason: "\(every), leave out 'cycles:'")
                 return nil
             }
             items = list

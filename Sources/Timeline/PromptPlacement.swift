@@ -18,10 +18,9 @@ public struct PromptEvent: Sendable, Equatable {
 /// Errors located at the prompt: a time before the file or at or past its end, an `on:`
 /// kind the practice lacks, cycles or segments that do not exist, too many prompts.
 enum PromptPlacement {
-    static func place(
-        _ recipe: Recipe, phases: [PhaseSpan], practiceStart: ExactSeconds, practiceEnd: ExactSeconds, duration: ExactSeconds
-    ) throws(DiagnosticList) -> [PromptEvent] {
+    static func place(_ recipe: Recipe, phases: [PhaseSpan], anchors: TrackAnchors) throws(DiagnosticList) -> [PromptEvent] {
         guard let voice = recipe.voice else { return [] }
+        let duration = anchors.duration
         let rate = recipe.output.sampleRate
         let cyclesHeld = (phases.last?.cycle ?? -1) + 1
         var events: [PromptEvent] = []
@@ -30,24 +29,10 @@ enum PromptPlacement {
             let path = "voice.prompts.\(index)"
             switch prompt.placement {
             case .at(let time):
-                let anchor: ExactSeconds
-                switch time.anchor {
-                case .start, .intro: anchor = .zero
-                case .practice: anchor = practiceStart
-                case .outro: anchor = practiceEnd
-                case .end: anchor = duration
-                case .segment(let number):
-                    guard number == 1 else {
-                        problems.append(
-                            Diagnostic(
-                                "\(path).at: segment \(number) does not exist; the recipe has 1 segment (its practice); "
-                                    + "expected 'segment 1' or 'practice'",
-                                at: recipe.location(of: path + ".at")))
-                        continue
-                    }
-                    anchor = practiceStart
+                guard let start = anchors.time(of: time) else {
+                    problems.append(anchors.missingSegment(time, path: path + ".at", recipe: recipe))
+                    continue
                 }
-                let start = anchor + time.offset
                 if start < .zero {
                     problems.append(
                         Diagnostic(
@@ -84,18 +69,29 @@ enum PromptPlacement {
                             at: recipe.location(of: path + ".cycles")))
                     continue
                 }
+                var untilFrame = Int64.max
+                if let until = prompt.until {
+                    guard let time = anchors.time(of: until) else {
+                        problems.append(anchors.missingSegment(until, path: path + ".until", recipe: recipe))
+                        continue
+                    }
+                    untilFrame = anchors.frame(time)
+                }
                 let before = events.count
-                for phase in phases where phase.kind == kind && (cycles?.contains(phase.cycle + 1) ?? true) {
+                for phase in phases
+                where phase.kind == kind && (cycles?.contains(phase.cycle + 1) ?? true) && phase.startFrame < untilFrame {
                     events.append(PromptEvent(prompt: index, phase: phase.index, frame: phase.startFrame))
                     if events.count > RecipeLimits.maxPromptsPerTrack { break }
                 }
                 if events.count == before {
                     // the kind is the pattern's (the decoder checked it): the chosen cycles hold none of it
+                    let limited = prompt.until != nil
                     problems.append(
                         Diagnostic(
-                            "\(path).on: no phase of kind \(DiagnosticText.quoted(kind)) falls in the chosen cycles "
-                                + "(with end_on: phase the last cycle may stop before it)",
-                            at: recipe.location(of: path + ".on")))
+                            "\(path).on: no phase of kind \(DiagnosticText.quoted(kind)) falls in the chosen cycles"
+                                + (limited ? " before its 'until:'" : "")
+                                + " (with end_on: phase the last cycle may stop before it)",
+                            at: recipe.location(of: path + (limited ? ".until" : ".on"))))
                 }
             }
             if events.count > RecipeLimits.maxPromptsPerTrack {

@@ -72,20 +72,23 @@ public struct Timeline: Sendable {
         }
         self.phases = phases
 
+        let anchors = TrackAnchors(practiceStart: practiceStart, practiceEnd: practiceEnd, duration: layout.duration, rate: rate)
+        let limits = try CueLimits(recipe: recipe, anchors: anchors)
         var cues: [CueEvent] = []
         if let first = phases.first, let last = phases.last {
-            if let sound = recipe.cues["start"] {
+            if let sound = recipe.cues["start"], limits.sounds("start", cycle: 0, frame: first.startFrame) {
                 cues.append(CueEvent(name: "start", phase: first.index, frame: first.startFrame, sound: sound))
             }
             for phase in phases {
-                if let sound = recipe.cues[phase.kind] {
+                if let sound = recipe.cues[phase.kind], limits.sounds(phase.kind, cycle: phase.cycle, frame: phase.startFrame) {
                     cues.append(CueEvent(name: phase.kind, phase: phase.index, frame: phase.startFrame, sound: sound))
                 }
             }
-            if let sound = recipe.cues["end"], last.endFrame < totalFrames {
+            if let sound = recipe.cues["end"], last.endFrame < totalFrames, limits.sounds("end", cycle: last.cycle, frame: last.endFrame) {
                 cues.append(CueEvent(name: "end", phase: last.index, frame: last.endFrame, sound: sound))
             }
         }
+        try limits.checkEverySounds(cues, recipe: recipe, phases: phases, totalFrames: totalFrames)
         self.cues = cues
         var warnings: [Diagnostic] = []
         if recipe.cues["end"] != nil, let written = recipe.locations["cues.end"], let last = phases.last, last.endFrame >= totalFrames {
@@ -97,8 +100,7 @@ public struct Timeline: Sendable {
                 ).asWarning())
         }
         self.warnings = warnings
-        self.prompts = try PromptPlacement.place(
-            recipe, phases: phases, practiceStart: practiceStart, practiceEnd: practiceEnd, duration: layout.duration)
+        self.prompts = try PromptPlacement.place(recipe, phases: phases, anchors: anchors)
     }
 
     /// Refuses a phase shorter than one frame (`1 / sample_rate`): its start and end could round to the
