@@ -70,7 +70,7 @@ let package = Package(
         // MARK: - Command line
 
         /// Argument parsing, usage, exit codes, the diagnostic printer.
-        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Render", "AudioIO", "Catalog", "Sidecars"]),
+        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "Catalog", "Sidecars"]),
         /// The `render` executable: a few lines calling RenderCommand.
         .executableTarget(name: "render", dependencies: ["RenderCommand"]),
 

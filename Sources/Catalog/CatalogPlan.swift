@@ -51,7 +51,8 @@ public struct CatalogPlan: Sendable {
             do {
                 var recipe = try TrackRenderer.load(recipePath: file)
                 if let format { recipe.deliver(as: format) }
-                loaded.append((file, recipe))
+                // a recipe with variants makes a track per length
+                for variant in recipe.variants() { loaded.append((file, variant)) }
             } catch {
                 plan.failures.append((file, error.diagnostics))
             }
@@ -97,14 +98,25 @@ public struct CatalogPlan: Sendable {
                                                 cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
                                                 assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
             } catch let error as DiagnosticList {
-                plan.failures.append((file, error.diagnostics))
+                plan.failures.append((file, recipe.naming(error.diagnostics)))
             } catch {
                 plan.failures.append((file, [Diagnostic("\(error)", file: file, kind: .data)]))
             }
         }
-        plan.failures.sort { $0.file < $1.file }
+        // a recipe's variants fail together, under its file once
+        var merged: [(file: String, diagnostics: [Diagnostic])] = []
+        for failure in plan.failures {
+            if let i = merged.firstIndex(where: { $0.file == failure.file }) { merged[i].diagnostics += failure.diagnostics } else { merged.append(failure) }
+        }
+        plan.failures = merged.sorted { $0.file < $1.file }
+        // and none of them renders: a recipe is fixed and rendered as a whole
+        let failed = Set(merged.map(\.file))
+        plan.tracks.removeAll { failed.contains($0.recipe.file) }
         return plan
     }
+
+    /// The recipes that make good tracks (a recipe with variants makes several).
+    public var goodRecipeCount: Int { Set(tracks.map(\.recipe.file)).count }
 
     /// Every id the catalog holds (good tracks), sorted.
     public var ids: [String] { tracks.map(\.recipe.id).sorted() }

@@ -39,6 +39,10 @@ public struct Recipe: Sendable {
     /// `cues.inhale`, `cues.inhale.tone`, `output.sample_rate`, `pattern.phases.2`…
     /// The location is that of the value (or of the key when the value is absent).
     public var locations: [String: SourceLocation]
+    /// `variants.duration`: the lengths of the tracks this recipe makes (`variants()`); empty: one track, `length`.
+    public var variantDurations: [ExactSeconds] = []
+    /// The recipe's own id when this recipe is one of its variants (`box` for `box-5m`); nil otherwise.
+    public var variantOf: String?
     /// What the reader noticed and let pass (`true_peak: -1 dB` read as dBTP, an `end` cue with no
     /// outro to sound in), located; `render` and `render --check` print them, in line order.
     public var warnings: [Diagnostic] = []

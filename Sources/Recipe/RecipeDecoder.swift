@@ -4,7 +4,7 @@ import AudioCore
 enum RecipeDecoder {
     /// The keys a recipe may hold at the top level, in the order messages list them.
     static let topKeys = [
-        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "end_on", "pattern", "intro", "outro",
+        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "variants", "end_on", "pattern", "intro", "outro",
         "bed", "cues", "voice", "output",
     ]
 
@@ -92,7 +92,8 @@ extension DecodeContext {
             .flatMap(EndOn.init(rawValue:)) ?? .cycle
         let intro = top["intro"].flatMap { duration($0, path: "intro", positive: false) } ?? .zero
         let outro = top["outro"].flatMap { duration($0, path: "outro", positive: false) } ?? .zero
-        let length = self.length(top, root: root)
+        let variants = top["variants"].map { self.variantDurations($0, id: id) }
+        let length = self.length(top, root: root, variants: variants ?? nil)
         var bed: Bed?
         if let node = top["bed"], case .some(let read) = self.bed(node, sampleRate: output.sampleRate) { bed = read }
         let cues: [String: CueSound]?
@@ -109,8 +110,16 @@ extension DecodeContext {
         let voice = top["voice"].map { self.voice($0, pattern: pattern, named: named) }
 
         if let length, let pattern {
-            checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed)
+            if let variants = variants ?? nil, top["duration"] == nil {
+                for (index, (duration, node)) in variants.enumerated() {
+                    checkFit(.duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed,
+                             durationAt: (node, "variants.duration.\(index)"))
+                }
+            } else {
+                checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed)
+            }
         }
+        if case .some(.none) = variants { return nil }
         guard let id, let title, let pattern, let length, let cues else { return nil }
         if case .some(.none) = voice { return nil }
         var recipe = Recipe(
@@ -118,11 +127,24 @@ extension DecodeContext {
             delivery: delivery, length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
             voice: voice ?? nil, output: output, locations: locations)
         recipe.cueLimits = cueLimits
+        recipe.variantDurations = (variants ?? nil)?.map(\.0) ?? []
         return recipe
     }
 
     /// `duration` or `cycles`: exactly one.
-    private mutating func length(_ top: Fields, root: NodeID) -> Length? {
+    /// With `variants.duration` (read as `variants`), no top-level length: the first variant's stands for it.
+    private mutating func length(_ top: Fields, root: NodeID, variants: [(ExactSeconds, NodeID)]?) -> Length? {
+        if let node = top["variants"] {
+            for key in ["duration", "cycles"] where top.has(key) {
+                remember(key, top[key] ?? node)
+                error(
+                    "\(key): expected the track's lengths in 'variants.duration' only, found '\(key):' too "
+                        + "(variants at line \(document[node].mark.line)); remove '\(key):'",
+                    at: top.keys[key] ?? node)
+            }
+            if top.has("duration") || top.has("cycles") { return nil }
+            return variants?.first.map { Length.duration($0.0) }
+        }
         switch (top["duration"], top["cycles"]) {
         case (let duration?, nil):
             return self.duration(duration, path: "duration", positive: true).map(Length.duration)
@@ -158,8 +180,10 @@ extension DecodeContext {
     /// Reports a track that breaks a ceiling of `RecipeLimits` or does not fit its parts:
     /// longer than 24 h (cycles), too short for one cycle or phase (duration), more
     /// than `maxPhasesPerTrack` phases, or bed fades longer than the track.
+    /// `durationAt`: where the length was written when not at `duration` (a variant's value and its path).
     private mutating func checkFit(
-        _ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields, bed: Bed?
+        _ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields, bed: Bed?,
+        durationAt: (node: NodeID, path: String)? = nil
     ) {
         let cycle = Int128(pattern.cycle.nanoseconds)
         let frame = Int128(intro.nanoseconds) + Int128(outro.nanoseconds)
@@ -186,7 +210,8 @@ extension DecodeContext {
             }
             if checkLabels(pattern: pattern, cycles: Int128(count), extra: 0, at: node, path: "cycles") { return }
         case .duration(let duration):
-            guard let node = top["duration"] else { return }
+            guard let node = durationAt?.node ?? top["duration"] else { return }
+            let path = durationAt?.path ?? "duration"
             track = Int128(duration.nanoseconds)
             let unit = endOn == .cycle ? cycle : Int128(pattern.phases.first?.length.nanoseconds ?? 0)
             guard frame + unit <= track, cycle > 0 else {
@@ -202,7 +227,7 @@ extension DecodeContext {
                 expected(
                     "a duration with room for \(what) (\(unitSeconds.durationText)) after intro (\(intro.durationText)) "
                         + "and outro (\(outro.durationText))",
-                    at: node, path: "duration", reason: hint)
+                    at: node, path: path, reason: hint)
                 return
             }
             let (cycles, left) = (track - frame).quotientAndRemainder(dividingBy: cycle)
@@ -219,11 +244,11 @@ extension DecodeContext {
             if phases > maxPhases {
                 let extra = phases - cycles * phasesPerCycle
                 expected(
-                    "a duration that holds at most \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: "duration",
+                    "a duration that holds at most \(RecipeLimits.maxPhasesPerTrack) phases", at: node, path: path,
                     reason: "\(cycles) cycles of \(pattern.cycle)s\(extra > 0 ? " and \(extra) more" : "") make \(phases) phases")
                 return
             }
-            if checkLabels(pattern: pattern, cycles: cycles, extra: phases - cycles * phasesPerCycle, at: node, path: "duration") {
+            if checkLabels(pattern: pattern, cycles: cycles, extra: phases - cycles * phasesPerCycle, at: node, path: path) {
                 return
             }
         }

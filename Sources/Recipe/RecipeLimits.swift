@@ -68,6 +68,8 @@ public enum RecipeLimits {
 
     // MARK: - Voice
 
+    /// The most lengths in `variants.duration`: 24 (a track per length; a catalog offers a few).
+    public static let maxVariants = 24
     /// The most entries of `voice.prompts`: 1,000 (`DecodeContext.voice`).
     public static let maxPromptEntries = 1000
     /// The most prompts one track places, every `on:` prompt counted once per phase it lands on:

@@ -36,6 +36,14 @@ public final class TrackRenderer: @unchecked Sendable {
     ) throws(DiagnosticList) -> RenderedTrack {
         var recipe = try Self.load(recipePath: recipePath)
         if let format { recipe.deliver(as: format) }
+        if recipe.variantOf == nil, recipe.variantDurations.count > 0 {
+            // one output path cannot hold several tracks: the caller renders each of `recipe.variants()`
+            throw DiagnosticList([
+                Diagnostic(
+                    "variants: the recipe makes \(recipe.variantDurations.count) tracks (\(recipe.variants().map(\.id).joined(separator: ", "))); "
+                        + "render each of its variants()", at: recipe.location(of: "variants"))
+            ])
+        }
         return try render(recipe: recipe, outputPath: outputPath, assets: override, sidecars: sidecars)
     }
 

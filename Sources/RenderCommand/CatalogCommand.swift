@@ -16,7 +16,9 @@ enum CatalogCommand {
             return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
-        for warning in plan.tracks.flatMap(\.warnings) { printError("\(warning)") }
+        // a recipe's variants share its warnings: each is printed once
+        var printed = Set<Diagnostic>()
+        for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { printError("\(warning)") }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         if !plan.scanProblems.isEmpty && options.shard == nil {
             printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
@@ -55,21 +57,27 @@ enum CatalogCommand {
             return .noInput
         }
         for problem in plan.scanProblems { printError("\(problem)") }
-        for warning in plan.tracks.flatMap(\.warnings) { printError("\(warning)") }
+        // a recipe's variants share its warnings: each is printed once
+        var printed = Set<Diagnostic>()
+        for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { printError("\(warning)") }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         let failure = failure(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {
             let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
-            let warned = plan.tracks.filter { !$0.warnings.isEmpty }.count
+            let warned = Set(plan.tracks.filter { !$0.warnings.isEmpty }.map(\.recipe.file)).count
             let warnings = warned == 0 ? "" : " (\(warned) with warnings)"
-            print("checked \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(plan.tracks.count) good\(warnings), \(plan.failures.count) with errors\(scan)")
+            let good = plan.goodRecipeCount
+            let tracks = plan.tracks.count == good ? "" : " (\(plan.tracks.count) tracks)"
+            print("checked \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(good) good\(tracks)\(warnings), \(plan.failures.count) with errors\(scan)")
         }
         return failure
     }
 
     /// `--no-drafts`: a catalog with a draft prompt anywhere renders nothing; each draft is printed, located.
     private static func refuseDrafts(_ plan: CatalogPlan) -> FailureKind? {
-        let drafts = plan.tracks.flatMap(\.recipe.draftPrompts)
+        // a recipe's variants share its prompts: each draft is named once
+        var seen = Set<Diagnostic>()
+        let drafts = plan.tracks.flatMap(\.recipe.draftPrompts).filter { seen.insert($0).inserted }
         guard !drafts.isEmpty else { return nil }
         for diagnostic in drafts { printError("\(diagnostic)") }
         let files = Set(plan.tracks.filter { !$0.recipe.draftPrompts.isEmpty }.map(\.recipe.file)).count

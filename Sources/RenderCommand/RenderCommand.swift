@@ -2,7 +2,9 @@ import AudioCore
 import AudioIO
 import Catalog
 import Foundation
+import Recipe
 import Render
+import Timeline
 
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
@@ -102,34 +104,56 @@ public enum RenderCommand {
     }
 
     private static func render(recipe: String, options: Options) -> FailureKind? {
-        let started = Date()
+        var started = Date()
         do throws(DiagnosticList) {
             // an -o that names a folder, a device or an unwritable place fails before the work, not after
             if let output = options.output {
                 do throws(AudioError) { try AtomicOutputFile.checkDestination(output) } catch { throw DiagnosticList([error.diagnostic]) }
             }
+            var loaded = try TrackRenderer.load(recipePath: recipe)
+            if let format = options.format { loaded.deliver(as: format) }
             if options.noDrafts {
-                let drafts = try TrackRenderer.load(recipePath: recipe).draftPrompts
+                let drafts = loaded.draftPrompts
                 if !drafts.isEmpty { throw DiagnosticList(drafts) }
             }
-            let track = try TrackRenderer().render(
-                recipePath: recipe, outputPath: options.output, assets: options.assets, sidecars: options.sidecars, format: options.format)
-            for warning in TrackRenderer.warnings(of: track.recipe) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
-            // staging files a killed render of these outputs left (see AtomicOutputFile)
-            let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
-            for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {
-                AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { PathName.name(of: $0) }))
+            // a recipe with variants renders a track per length; all are laid out before the first renders
+            let variants = loaded.variants()
+            var problems: [Diagnostic] = []
+            for variant in variants where variants.count > 1 {
+                do throws(DiagnosticList) { _ = try Timeline(recipe: variant) } catch { problems += variant.naming(error.diagnostics) }
             }
-            if !options.quiet {
-                let seconds = Double(track.frames) / Double(track.sampleRate)
-                let elapsed = Date().timeIntervalSince(started)
-                var line = "\(recipe) → \(track.audioPath) (\(Self.clock(seconds)), \(track.frames) frames at \(track.sampleRate) Hz"
-                if let l = track.loudness { line += String(format: ", %.2f LUFS", l) }
-                if let p = track.truePeak { line += String(format: ", %.2f dBTP", p) }
-                line += String(format: ") in %.2f s (%.0f× realtime)", elapsed, seconds / max(elapsed, 1e-6))
-                print(line)
-                print("\(recipe) → \(track.cueSheetPath)")
-                for path in track.sidecarPaths { print("\(recipe) → \(path)") }
+            if !problems.isEmpty { throw DiagnosticList(problems) }
+            let renderer = TrackRenderer()
+            for (number, variant) in variants.enumerated() {
+                let output = variant.variantOf == nil ? options.output : options.output.map {
+                    Recipe.variantPath($0, baseID: loaded.id, variantID: variant.id)
+                }
+                let track: RenderedTrack
+                do throws(DiagnosticList) {
+                    track = try renderer.render(recipe: variant, outputPath: output, assets: options.assets, sidecars: options.sidecars)
+                } catch {
+                    throw DiagnosticList(variant.naming(error.diagnostics))
+                }
+                if number == 0 {
+                    for warning in TrackRenderer.warnings(of: track.recipe) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
+                }
+                // staging files a killed render of these outputs left (see AtomicOutputFile)
+                let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
+                for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {
+                    AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { PathName.name(of: $0) }))
+                }
+                if !options.quiet {
+                    let seconds = Double(track.frames) / Double(track.sampleRate)
+                    let elapsed = Date().timeIntervalSince(started)
+                    var line = "\(recipe) → \(track.audioPath) (\(Self.clock(seconds)), \(track.frames) frames at \(track.sampleRate) Hz"
+                    if let l = track.loudness { line += String(format: ", %.2f LUFS", l) }
+                    if let p = track.truePeak { line += String(format: ", %.2f dBTP", p) }
+                    line += String(format: ") in %.2f s (%.0f× realtime)", elapsed, seconds / max(elapsed, 1e-6))
+                    print(line)
+                    print("\(recipe) → \(track.cueSheetPath)")
+                    for path in track.sidecarPaths { print("\(recipe) → \(path)") }
+                }
+                started = Date()
             }
             return nil
         } catch {
