@@ -138,14 +138,14 @@ enum CatalogCommand {
 
     /// The failure of a run whose scan found `scan` and whose recipes failed with `recipes`
     /// (from `report`): no input beats the rest, else the highest; nil when nothing failed.
-    private static func failure(scan: [Diagnostic], recipes: FailureKind?) -> FailureKind? {
+    static func failure(scan: [Diagnostic], recipes: FailureKind?) -> FailureKind? {
         guard !scan.isEmpty else { return recipes }
         let kinds = [DiagnosticList(scan).kind] + [recipes].compactMap { $0 }
         return kinds.contains(.noInput) ? .noInput : kinds.max() ?? .data
     }
 
     /// Prints every failure's diagnostics; returns the kind of failure they call for (nil for none).
-    private static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> FailureKind? {
+    static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> FailureKind? {
         guard !failures.isEmpty else { return nil }
         printError("\(failures.count) recipe\(failures.count == 1 ? "" : "s") failed:")
         var kind = FailureKind.data
@@ -175,7 +175,7 @@ enum CatalogCommand {
     /// `1 problem`, `3 problems`.
     private static func problems(_ count: Int) -> String { "\(count) problem\(count == 1 ? "" : "s")" }
 
-    private static func printError(_ text: String) {
+    static func printError(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

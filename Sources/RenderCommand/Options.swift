@@ -12,6 +12,8 @@ struct Options {
         case catalog([String])
         /// Validate without rendering.
         case check([String])
+        /// Validate and print each track's layout, without rendering.
+        case plan([String])
         /// Shard folders → one bundle.
         case merge([String])
         case help
@@ -64,7 +66,7 @@ struct Options {
 
     /// Every option, for "did you mean" on a misspelt one.
     static let optionNames = [
-        "--output", "--assets", "--quiet", "--no-drafts", "--help", "--version", "--check", "--jobs", "--shard", "--sidecars",
+        "--output", "--assets", "--quiet", "--no-drafts", "--help", "--version", "--check", "--plan", "--jobs", "--shard", "--sidecars",
         "--bundle-budget", "--format",
     ]
 
@@ -84,7 +86,7 @@ struct Options {
             guard i < arguments.count, !arguments[i].isEmpty else { throw UsageError(message: "\(flag) needs a value") }
             return arguments[i]
         }
-        var wantsHelp = false, wantsVersion = false, checking = false
+        var wantsHelp = false, wantsVersion = false, checking = false, planning = false
         var shardText: String?
         while i < arguments.count {
             let argument = arguments[i]
@@ -96,6 +98,7 @@ struct Options {
             case "-h", "--help": wantsHelp = true
             case "--version": wantsVersion = true
             case "--check": checking = true
+            case "--plan": planning = true
             case "-j", "--jobs":
                 let text = try value(argument)
                 guard let n = Int(text), n >= 1, n <= 256 else { throw UsageError(message: "-j needs a number of jobs from 1 to 256, got '\(text)'") }
@@ -153,13 +156,20 @@ struct Options {
         guard let first = inputs.first else { throw UsageError(message: "no recipe given") }
         if options.bundleBudget != nil {
             // the budget is the whole bundle's, measured on what was rendered
-            if checking { throw UsageError(message: "--bundle-budget is checked after rendering; --check renders nothing") }
+            if checking || planning {
+                throw UsageError(message: "--bundle-budget is checked after rendering; \(planning ? "--plan" : "--check") renders nothing")
+            }
             if options.shard != nil {
                 throw UsageError(message: "--bundle-budget applies to the whole catalog, not one shard: give it to 'render merge'")
             }
             if inputs.count == 1 && !isDirectory(first) {
                 throw UsageError(message: "--bundle-budget applies to a folder of recipes rendered into a bundle")
             }
+        }
+        if checking && planning { throw UsageError(message: "--plan checks as --check does: give one of them") }
+        if planning {
+            options.action = .plan(inputs)
+            return options
         }
         if checking {
             options.action = .check(inputs)

@@ -12,6 +12,7 @@ public enum RenderCommand {
         usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf,m4a}] [--format FORMAT] [--sidecars LIST] [--assets DIR] [--quiet]
                render RECIPES/ -o DIST/ [-j N] [--format FORMAT] [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
+               render --plan RECIPE.yml|RECIPES/ [-o OUTPUT]
                render merge SHARD-DIR/… -o DIST/ [--bundle-budget SIZE]
         """
 
@@ -48,6 +49,9 @@ public enum RenderCommand {
           --no-drafts         refuse (65) recipes whose voice prompts are still spoken by the
                               draft voice (text without a recorded file): for release jobs
           --check             validate recipes and their assets without rendering
+          --plan              check, then print each track's layout without rendering: sections,
+                              cycles, leftover time, every cue and prompt (time and frame),
+                              the output's frames, format and expected size
           -q, --quiet         print errors only
           -h, --help          show this help
           --version           print the version
@@ -98,6 +102,8 @@ public enum RenderCommand {
             return CatalogCommand.render(inputs: inputs, options: options)
         case .check(let inputs):
             return CatalogCommand.check(inputs: inputs, options: options)
+        case .plan(let inputs):
+            return PlanCommand.plan(inputs: inputs, options: options)
         case .merge(let folders):
             return CatalogCommand.merge(folders: folders, options: options)
         }

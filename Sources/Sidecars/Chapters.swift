@@ -70,7 +70,8 @@ extension CueSheet {
         return result.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
     }
 
-    static func sectionTitle(_ kind: String) -> String {
+    /// `Intro`, `Outro`: the title a section's marker and chapter carry.
+    public static func sectionTitle(_ kind: String) -> String {
         switch kind {
         case "intro": "Intro"
         case "outro": "Outro"

@@ -1,0 +1,158 @@
+import AudioCore
+import Catalog
+import Foundation
+import Recipe
+import Render
+import Timeline
+
+/// `render --plan RECIPE…`: each track's layout, printed without rendering: its sections, cycles,
+/// where the time a duration leaves over went, every cue and prompt (time and frame), and the
+/// output's frames, format and expected size. It checks what `--check` checks, with its exit codes.
+enum PlanCommand {
+    static func plan(inputs: [String], options: Options) -> FailureKind? {
+        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true, format: options.format)
+        if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
+            CatalogCommand.printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
+            return .noInput
+        }
+        for problem in plan.scanProblems { CatalogCommand.printError("\(problem)") }
+        var printed = Set<Diagnostic>()
+        for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { CatalogCommand.printError("\(warning)") }
+        // one recipe file: the output goes where `render RECIPE [-o FILE]` would put it; a folder: into the bundle
+        var isFolder: ObjCBool = false
+        let single = inputs.count == 1 && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && isFolder.boolValue)
+        var failures = plan.failures
+        var text = ""
+        for track in plan.tracks {
+            let output: String?
+            if single {
+                output = options.output.map { path in
+                    track.recipe.variantOf.map { Recipe.variantPath(path, baseID: $0, variantID: track.recipe.id) } ?? path
+                }
+            } else {
+                output = ((options.output ?? "dist") as NSString).appendingPathComponent(track.audioFile)
+            }
+            do throws(DiagnosticList) {
+                let timeline = try Timeline(recipe: track.recipe)
+                let summary = try TrackRenderer.outputSummary(recipe: track.recipe, outputPath: output, timeline: timeline)
+                text += TrackPlanText.text(recipe: track.recipe, timeline: timeline, output: summary) + "\n"
+            } catch {
+                // a recipe's variants fail under its file once
+                let named = track.recipe.naming(error.diagnostics)
+                if let i = failures.firstIndex(where: { $0.file == track.recipe.file }) { failures[i].diagnostics += named } else {
+                    failures.append((track.recipe.file, named))
+                }
+            }
+        }
+        failures.sort { $0.file < $1.file }
+        print(text, terminator: "")
+        let failure = CatalogCommand.failure(scan: plan.scanProblems, recipes: CatalogCommand.report(failures))
+        if !options.quiet {
+            let failed = Set(failures.map(\.file))
+            let goodTracks = plan.tracks.filter { !failed.contains($0.recipe.file) }
+            let good = Set(goodTracks.map(\.recipe.file)).count
+            let tracks = goodTracks.count == good ? "" : " (\(goodTracks.count) tracks)"
+            print("planned \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(good) good\(tracks), \(failures.count) with errors")
+        }
+        return failure
+    }
+}
+
+/// The text `render --plan` prints for one track.
+enum TrackPlanText {
+    static func text(recipe: Recipe, timeline: Timeline, output: OutputSummary) -> String {
+        let rate = timeline.sampleRate
+        var lines: [String] = []
+        func row(_ label: String, _ value: String) { lines.append("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + " " + value) }
+        func more(_ value: String) { lines.append(String(repeating: " ", count: 13) + value) }
+
+        var head = "\(recipe.file): \(recipe.id), \(DiagnosticText.quoted(recipe.title))"
+        if let category = recipe.category { head += " (\(category))" }
+        if let base = recipe.variantOf { head += ", variant of '\(base)'" }
+        lines.append(head)
+
+        // the length, and where the time a duration leaves over went
+        let practice = timeline.section(.practice)
+        let practiceLength = practice.map { $0.end - $0.start } ?? .zero
+        let outro = timeline.section(.outro).map { $0.end - $0.start } ?? .zero
+        var length = "\(clock(timeline.duration)) = intro \(recipe.intro.durationText) + practice \(practiceLength.durationText) + outro \(outro.durationText)"
+        if case .duration = recipe.length {
+            let left = outro - recipe.outro
+            length += left == .zero ? " (the duration holds the practice exactly)" : " (\(recipe.outro.durationText) asked + \(left.durationText) left over from the duration)"
+        }
+        row("length", length)
+
+        let pattern = recipe.pattern
+        let phases = pattern.phases.map { "\($0.kind) \($0.length.durationText)" }.joined(separator: ", ")
+        let extra = timeline.phases.count - timeline.wholeCycles * pattern.phases.count
+        var cycles = "\(timeline.wholeCycles) cycle\(timeline.wholeCycles == 1 ? "" : "s")"
+        if extra > 0 { cycles += " and \(extra) phase\(extra == 1 ? "" : "s") (end_on: phase)" }
+        row("practice", "\(cycles) of '\(pattern.builtin ?? pattern.name)' (\(pattern.cycle.durationText) a cycle: \(phases)), \(timeline.phases.count) phases")
+
+        row("sections", timeline.sections.map { "\($0.kind.rawValue) \(clock($0.start)) → \(clock($0.end))" }.joined(separator: ", "))
+
+        // every cue, in frame order
+        row("cues", timeline.cues.isEmpty ? "none" : "\(timeline.cues.count)")
+        let width = max(6, timeline.cues.map(\.name.count).max() ?? 0)
+        // frame numbers right-aligned to the file's last frame
+        let digits = String(timeline.totalFrames).count
+        func frame(_ n: Int64) -> String { "frame " + String(repeating: " ", count: max(0, digits - String(n).count)) + String(n) }
+        for cue in timeline.cues {
+            let phase = timeline.phases[cue.phase]
+            more("\(frameClock(cue.frame, rate))  \(frame(cue.frame))  \(cue.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(sound(cue.sound))  (cycle \(phase.cycle + 1))")
+        }
+
+        if let voice = recipe.voice {
+            row("prompts", "\(timeline.prompts.count)")
+            for event in timeline.prompts {
+                let prompt = voice.prompts[event.prompt]
+                let words = prompt.text.map { DiagnosticText.quoted($0) } ?? "(no text)"
+                let source = prompt.file ?? "draft voice"
+                more("\(frameClock(event.frame, rate))  \(frame(event.frame))  voice.prompts.\(event.prompt)  \(words)  (\(source))")
+            }
+        }
+
+        var format = output.format.rawValue.uppercased()
+        if let depth = output.bitDepth { format += depth == .float32 ? ", 32-bit float" : ", \(depth.rawValue)-bit" }
+        if let bitrate = output.bitrate { format += ", \(bitrate / 1000) kb/s" }
+        row("output", "\(output.path): \(format), \(rate) Hz, \(recipe.output.channels) channel\(recipe.output.channels == 1 ? "" : "s"), \(timeline.totalFrames) frames")
+        let loudness = recipe.output.loudness.map { "\(DiagnosticText.number($0)) LUFS" } ?? "off (as mixed)"
+        more("loudness \(loudness), true peak at most \(DiagnosticText.number(recipe.output.truePeak)) dBTP")
+        if let bytes = output.expectedBytes {
+            more("size about \(ByteSize.format(bytes)) (\(bytes) bytes)")
+        } else if output.format.isLossy {
+            more("size depends on the sound: Ogg Vorbis encodes at a quality setting, not a bit rate (set output.bitrate for a predictable size)")
+        } else {
+            more("size depends on the sound: at most \(ByteSize.format(output.pcmBytes)) uncompressed; lossless compression usually saves 30–60 %")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `bell`, `tone 528 Hz, 800ms, -18 dB`, `file cues/gong.wav`.
+    static func sound(_ sound: CueSound) -> String {
+        switch sound {
+        case .tone(let tone):
+            if let name = CuePresets.names.first(where: { CuePresets.named($0) == tone }) { return name }
+            return "tone \(DiagnosticText.number(tone.frequency)) Hz, \(tone.length.durationText), \(DiagnosticText.number(tone.gainDB)) dB"
+        case .file(let path, let gain):
+            return "file \(path)" + (gain == 0 ? "" : ", \(DiagnosticText.number(gain)) dB")
+        }
+    }
+
+    /// `1:02:03.250` or `4:42.000`: an exact time to the millisecond (halves up).
+    static func clock(_ time: ExactSeconds) -> String {
+        let ms = (time.nanoseconds + 500_000) / 1_000_000
+        return clockText(ms)
+    }
+
+    /// The time of frame `frame` at `rate`, as a player shows it: `frame / rate`, to the millisecond.
+    static func frameClock(_ frame: Int64, _ rate: Int) -> String {
+        let ms = (Int128(frame) * 1000 * 2 + Int128(rate)) / (2 * Int128(rate))
+        return clockText(Int64(ms))
+    }
+
+    private static func clockText(_ ms: Int64) -> String {
+        let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
+        return h > 0 ? String(format: "%d:%02d:%02d.%03d", h, m, s, f) : String(format: "%d:%02d.%03d", m, s, f)
+    }
+}
