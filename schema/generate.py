@@ -259,6 +259,43 @@ KIND_HELP = {
     "end": "Cue at the end of the last phase (the outro's first frame); never placed without an outro.",
 }
 
+# formats that take only some sample rates (RecipeLimits.fixedSampleRates); without sample_rate the default 48000 is in each
+FIXED_RATES = [
+    ("m4a", "AAC (m4a)", [7350, 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]),
+    ("opus", "Opus", [8000, 12000, 16000, 24000, 48000]),
+    ("mp3", "MP3", [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]),
+]
+
+
+def khz_text(rate):
+    """44100 → '44\\.10*' (kHz with optional trailing zeros), 48000 → '48(?:\\.0*)?'."""
+    whole, part = divmod(rate, 1000)
+    if part == 0:
+        return rf"{whole}(?:\.0*)?"
+    return rf"{whole}\." + f"{part:03d}".rstrip("0") + "0*"
+
+
+def rate_rule(fmt, name, rates):
+    """if format is fmt, sample_rate is one of rates: as a number, 'N Hz' or 'N kHz' (units in any case)."""
+    hz = "|".join(str(r) for r in rates)
+    khz = "|".join(khz_text(r) for r in rates)
+    return {
+        "if": {"required": ["format", "sample_rate"], "properties": {"format": {"const": fmt}}},
+        "then": {
+            "properties": {
+                "sample_rate": {
+                    "description": f"{name} is written only at " + ", ".join(str(r) for r in rates) + " Hz.",
+                    "anyOf": [
+                        {"enum": rates},
+                        {"type": "string", "pattern": rf"^{W}0*(?:{hz})(?:{W}[hH][zZ])?{W}$"},
+                        {"type": "string", "pattern": rf"^{W}0*(?:{khz}){W}[kK][hH][zZ]{W}$"},
+                    ],
+                }
+            }
+        },
+    }
+
+
 recipe = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cadence.invalid/schema/recipe.schema.json",
@@ -266,13 +303,13 @@ recipe = {
     "title": "Cadence session recipe (recipe-v1)",
     "description": (
         "One recipe renders one audio track plus its cue sheet: a breathing or focus pattern over a background bed, "
-        "with tone cues at phase boundaries. Give 'pattern' and exactly one of 'duration' or 'cycles'. Unknown keys "
+        "with tone cues at phase boundaries. Give 'pattern' and exactly one of 'duration', 'cycles' or 'variants'. Unknown keys "
         "are errors. The renderer reads every value as the text written, so quoted and plain values mean the same."
     ),
     "type": "object",
     "additionalProperties": False,
     "required": ["pattern"],
-    "oneOf": [{"required": ["duration"]}, {"required": ["cycles"]}],
+    "oneOf": [{"required": ["duration"]}, {"required": ["cycles"]}, {"required": ["variants"]}],
     "properties": {
         "id": {
             "title": "an id: letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters",
@@ -315,6 +352,27 @@ recipe = {
             "phases with end_on: phase); the time left over goes to the outro. Give this or 'cycles', not both.",
             examples=["5m", "90s", "05:00", "1h2m3.5s"],
         ),
+        "variants": {
+            "title": "a mapping like 'duration: [5m, 10m, 20m]'",
+            "description": (
+                "One recipe, several tracks: a track per length in 'duration' (1 to 24 lengths, each above zero and "
+                "distinct), with the id <id>-<length> (box-5m, box-90s, box-1h30m: whole minutes in minutes), its own "
+                "cue sheet, catalog entry and fingerprint. Instead of a top-level 'duration' or 'cycles'."
+            ),
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["duration"],
+            "properties": {
+                "duration": {
+                    "description": "The lengths, each as a top-level 'duration' would be.",
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": 24,
+                    "items": {"$ref": "#/$defs/positiveDuration"},
+                    "examples": [["5m", "10m", "20m"]],
+                },
+            },
+        },
         "cycles": {
             "title": "a number of cycles from 1 to 100000",
             "description": (
@@ -377,8 +435,8 @@ recipe = {
                 "properties": {
                     "cues": {
                         "propertyNames": {
-                            "description": f"Cue names for pattern '{name}': its kinds, start and end.",
-                            "enum": kinds + ["start", "end"],
+                            "description": f"Cue names for pattern '{name}': its kinds, start and end (and until, cycles: limits for every cue).",
+                            "enum": kinds + ["start", "end", "until", "cycles"],
                         }
                     },
                     "voice": {
@@ -585,18 +643,46 @@ recipe = {
                 "description": "A kind of the pattern (a lowercase word), start or end.",
                 "pattern": CUE_NAME,
             },
-            "properties": {k: ref("cue", v) for k, v in KIND_HELP.items()},
+            "properties": {
+                **{k: ref("cue", v) for k, v in KIND_HELP.items()},
+                "until": ref("cueUntil", "Every cue without its own 'until:' sounds only at onsets before this time."),
+                "cycles": ref("cueCycles", "Every cue without its own 'cycles:' sounds only in these cycles."),
+            },
             "additionalProperties": ref("cue", "Cue at the start of every phase of this kind."),
         },
+        "cueUntil": {
+            "$comment": "A time that silences its cue at every onset is left to the renderer.",
+            "title": "a time like 5m, or an anchor and offset like 'practice + 5m' or 'end - 10m'",
+            "description": (
+                "The cue sounds only at onsets before this time (an onset at it is silent): a time from the file's "
+                "start, or an anchor (intro, practice, outro, segment N, end) and an offset, as a prompt's 'at:'. "
+                "A time past the end is allowed (the same recipe serves every variant)."
+            ),
+            "$ref": "#/$defs/promptTime",
+        },
+        "cueCycles": {
+            "title": "a cycle number from 1, a range like 1-3, or a list like [1, 2, 10-12]",
+            "description": (
+                "The cue sounds only in these cycles, counted from 1 (start: cycle 1; end: the last cycle). Cycles "
+                "past the practice's are allowed, as long as one chosen cycle exists." + QUOTED
+            ),
+            "anyOf": [
+                {"$ref": "#/$defs/cycleRange"},
+                {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/cycleRange"}},
+            ],
+            "examples": ["1-20", [1, 2, "10-12"]],
+        },
         "cue": {
-            "title": "none, a preset (bell, chime, click), or a mapping with 'tone:' or 'file:'",
+            "title": "none, a preset (bell, chime, click), or a mapping with 'tone:', 'preset:' or 'file:'",
             "description": (
                 "none; a preset: bell (528 Hz, 1.2 s, -18 dB), chime (880 Hz, 1.5 s, -20 dB), click (2 kHz, 30 ms, "
-                "-24 dB); a tone { tone, length, gain, envelope, harmonics }; or a sound file { file, gain }."
+                "-24 dB); a tone { tone, length, gain, envelope, harmonics }; a preset changed or limited { preset, "
+                "gain, … }; or a sound file { file, gain }. Each mapping may add 'until:' and 'cycles:'."
             ),
             "anyOf": [
                 {"enum": ["none", "bell", "chime", "click"]},
                 {"$ref": "#/$defs/toneCue"},
+                {"$ref": "#/$defs/presetCue"},
                 {"$ref": "#/$defs/fileCue"},
             ],
         },
@@ -641,6 +727,8 @@ recipe = {
                     "default": [],
                     "examples": [[0.3, 0.1], 3],
                 },
+                "until": ref("cueUntil", "This cue sounds only at onsets before this time."),
+                "cycles": ref("cueCycles", "This cue sounds only in these cycles."),
             },
         },
         "fileCue": {
@@ -652,6 +740,8 @@ recipe = {
             "properties": {
                 "file": ref("assetPath", "The cue's sound file.", examples=["voice/breathe-in.wav"]),
                 "gain": ref("gain", "Scales the file.", default="0 dB", examples=["-3 dB"]),
+                "until": ref("cueUntil", "This cue sounds only at onsets before this time."),
+                "cycles": ref("cueCycles", "This cue sounds only in these cycles."),
             },
         },
         "output": {
@@ -742,6 +832,19 @@ recipe = {
                 },
             },
             "allOf": [
+                *[rate_rule(fmt, name, rates) for fmt, name, rates in FIXED_RATES],
+                {
+                    "if": {"required": ["format", "sample_rate"], "properties": {"format": {"const": "ogg"}}},
+                    "then": {
+                        "properties": {
+                            "sample_rate": {
+                                "$comment": "A rate over 200 kHz written as text is left to the renderer.",
+                                "description": "libvorbis encodes up to 200000 Hz.",
+                                "anyOf": [{"type": "integer", "maximum": 200000}, {"type": "string"}],
+                            }
+                        }
+                    },
+                },
                 {
                     "if": {"required": ["format", "bitrate"], "properties": {"format": {"enum": ["wav", "flac", "caf", "alac"]}}},
                     "then": {"properties": {"bitrate": {"description": "Lossless formats have no bit rate.", "not": {}}}},
@@ -845,7 +948,7 @@ recipe = {
             "additionalProperties": False,
             "oneOf": [{"required": ["at"]}, {"required": ["on"]}],
             "anyOf": [{"required": ["file"]}, {"required": ["text"]}],
-            "dependentRequired": {"cycles": ["on"], "segment": ["on"]},
+            "dependentRequired": {"cycles": ["on"], "segment": ["on"], "until": ["on"]},
             "properties": {
                 "at": ref(
                     "promptTime",
@@ -876,6 +979,11 @@ recipe = {
                     ],
                     "examples": ["1-3", [1, 2, "10-12"]],
                 },
+                "until": ref(
+                    "promptTime",
+                    "With 'on:': only on phases that start before this time (a time or an anchor and offset, as 'at:').",
+                    examples=["5m", "end - 10m"],
+                ),
                 "segment": {
                     "title": "a segment number from 1",
                     "description": "With 'on:': only in this program segment, counted from 1 (a recipe without a program has one)." + QUOTED,
@@ -953,6 +1061,20 @@ recipe = {
             ],
         },
     },
+}
+
+# a preset as a mapping: the tone cue's keys but 'tone', which the preset gives
+_tone_keys = {k: v for k, v in recipe["$defs"]["toneCue"]["properties"].items() if k != "tone"}
+recipe["$defs"]["presetCue"] = {
+    "title": "a preset cue",
+    "description": (
+        "A preset (bell, chime, click) as a mapping, so that it can be changed (length, gain, envelope, "
+        "harmonics replace the preset's) or limited (until, cycles)."
+    ),
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["preset"],
+    "properties": {"preset": {"description": "The preset whose tone this is.", "enum": ["bell", "chime", "click"]}, **_tone_keys},
 }
 
 dump(recipe, f"{OUT}/recipe.schema.json")

@@ -236,6 +236,40 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "sidecar misspelt captions", base + "output: { sidecars: [vtt, caption] }\n", schema: "$.output.sidecars[1]",
             parser: "output.sidecars: expected one of vtt, chapters, waveform, captions, found 'caption' (did you mean 'captions'?)"),
+        // issue 15: variants, cue limits, prompt until, format and sample rate
+        RejectedRecipe(
+            "variants with a duration too", "pattern: box\nduration: 5m\nvariants: { duration: [5m, 10m] }\n", schema: "$",
+            parser: "duration: expected the track's lengths in 'variants.duration' only"),
+        RejectedRecipe(
+            "variants of no length", "pattern: box\nvariants: { duration: [] }\n", schema: "$.variants.duration",
+            parser: "variants.duration: expected a list of lengths like [5m, 10m, 20m], found an empty list"),
+        RejectedRecipe(
+            "variants misspelt", "pattern: box\nvariants: { durations: [5m] }\n", schema: "$.variants",
+            parser: "unknown key 'durations' in 'variants' (did you mean 'duration'?)"),
+        RejectedRecipe(
+            "variant of zero length", "pattern: box\nvariants: { duration: [5m, 0s] }\n", schema: "$.variants.duration[1]",
+            parser: "variants.duration.1: expected a length above zero"),
+        RejectedRecipe(
+            "cue until not a time", base + "cues: { inhale: { preset: bell, until: soon } }\n", schema: "$.cues.inhale",
+            parser: "cues.inhale.until: expected a time like 5m"),
+        RejectedRecipe(
+            "cue cycles of zero", base + "cues: { inhale: { tone: 440 Hz, cycles: 0 } }\n", schema: "$.cues.inhale.cycles",
+            parser: "cycles are counted from 1"),
+        RejectedRecipe(
+            "cues-wide until not a time", base + "cues: { until: later, inhale: bell }\n", schema: "$.cues.until",
+            parser: "cues.until: expected a time like 5m"),
+        RejectedRecipe(
+            "prompt until with at", base + "voice: { prompts: [ { at: 3s, until: 1m, text: Hi } ] }\n", schema: "$.voice.prompts[0]",
+            parser: "voice.prompts.0.until: applies to 'on:' prompts only"),
+        RejectedRecipe(
+            "opus at 44.1 kHz", base + "output: { format: opus, sample_rate: 44100 }\n", schema: "$.output.sample_rate",
+            parser: "output.sample_rate"),
+        RejectedRecipe(
+            "mp3 at 96 kHz written in kHz", base + "output: { format: mp3, sample_rate: 96 kHz }\n", schema: "$.output.sample_rate",
+            parser: "output.sample_rate"),
+        RejectedRecipe(
+            "ogg over 200 kHz", base + "output: { format: ogg, sample_rate: 384000 }\n", schema: "$.output.sample_rate",
+            parser: "libvorbis goes up to 200000 Hz"),
     ]
 
     /// The schema's verdicts on every row of `rejected`, from one run of the script.
@@ -378,6 +412,14 @@ struct RecipeSchemaTests {
             "metadata",
             "id: box-5m\ntitle: Box\ncategory: Focus\npremium: false\nsort_order: 10\npattern: box\nduration: 5m\nend_on: cycle\nintro: 10s\noutro: 15s\n"
         ),
+        AcceptedRecipe("variants", "pattern: box\nvariants: { duration: [5m, 10m, '1h30m', 90] }\n"),
+        AcceptedRecipe(
+            "cue limits",
+            base + "cues: { until: 'end - 10s', cycles: 1-2, inhale: { preset: bell, gain: -24 dB }, exhale: { tone: 396 Hz, until: 20s }, "
+                + "start: { file: a.wav, cycles: [1] } }\n"),
+        AcceptedRecipe("prompt until", base + "voice: { prompts: [ { on: inhale, until: 'practice + 10s', text: In } ] }\n"),
+        AcceptedRecipe("opus at 48 kHz, m4a at 44.1 kHz", base + "output: { format: opus, sample_rate: 48 kHz }\n"),
+        AcceptedRecipe("m4a at 44.1 kHz", base + "output: { format: m4a, sample_rate: '44.1kHz' }\n"),
     ]
 
     /// The schema's verdicts on every row of `accepted`, from one run of the script.

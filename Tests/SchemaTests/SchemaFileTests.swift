@@ -124,8 +124,11 @@ import Testing
         #expect(try Self.propertyNames(schema, "$defs", "bed") == Set(DecodeContext.bedKeys))
         let toneKeys = try Self.propertyNames(schema, "$defs", "toneCue")
         let fileKeys = try Self.propertyNames(schema, "$defs", "fileCue")
-        #expect(toneKeys.union(fileKeys) == Set(DecodeContext.cueKeys))
-        #expect(fileKeys == ["file", "gain"])
+        let presetKeys = try Self.propertyNames(schema, "$defs", "presetCue")
+        #expect(toneKeys.union(fileKeys).union(presetKeys) == Set(DecodeContext.cueKeys))
+        #expect(fileKeys == Set(["file", "gain"] + DecodeContext.limitKeys))
+        #expect(presetKeys == toneKeys.subtracting(["tone"]).union(["preset"]))
+        #expect(try Self.propertyNames(schema, "properties", "variants") == Set(DecodeContext.variantKeys))
         #expect(try Self.propertyNames(schema, "$defs", "output") == Set(DecodeContext.outputKeys))
         #expect(try Self.propertyNames(schema, "$defs", "voice") == Set(DecodeContext.voiceKeys))
         #expect(try Self.propertyNames(schema, "$defs", "prompt") == Set(DecodeContext.promptKeys))
@@ -190,7 +193,7 @@ import Testing
         #expect(Set(onKinds.keys) == Set(BuiltinPatterns.names))
         for name in BuiltinPatterns.names {
             let pattern = try #require(BuiltinPatterns.named(name))
-            #expect(seen[name] == Set(pattern.phases.map(\.kind) + ["start", "end"]), "\(name)")
+            #expect(seen[name] == Set(pattern.phases.map(\.kind) + DecodeContext.boundaryCues + DecodeContext.limitKeys), "\(name)")
             var kinds: [String] = []
             for phase in pattern.phases where !kinds.contains(phase.kind) { kinds.append(phase.kind) }
             #expect(onKinds[name] == kinds, "\(name)")
