@@ -58,6 +58,8 @@ public struct CatalogPlan: Sendable {
             }
         }
         let headers = AssetHeaders()
+        // the problems of each variant of a recipe, by recipe file
+        var variantFailures: [String: [(variant: Recipe, diagnostics: [Diagnostic])]] = [:]
         var byID: [String: [String]] = [:]
         for (file, recipe) in loaded { byID[recipe.id, default: []].append(file) }
         for (file, recipe) in loaded {
@@ -98,21 +100,34 @@ public struct CatalogPlan: Sendable {
                                                 cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
                                                 assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
             } catch let error as DiagnosticList {
-                plan.failures.append((file, recipe.naming(error.diagnostics)))
+                plan.failures.append((file, error.diagnostics))
+                if recipe.variantOf != nil { variantFailures[file, default: []].append((recipe, error.diagnostics)) }
             } catch {
                 plan.failures.append((file, [Diagnostic("\(error)", file: file, kind: .data)]))
             }
         }
         // a recipe's variants fail together, under its file once
         var merged: [(file: String, diagnostics: [Diagnostic])] = []
-        for failure in plan.failures {
+        for failure in plan.failures where variantFailures[failure.file] == nil {
             if let i = merged.firstIndex(where: { $0.file == failure.file }) { merged[i].diagnostics += failure.diagnostics } else { merged.append(failure) }
         }
+        for (file, failures) in variantFailures { merged.append((file, Self.variantDiagnostics(failures))) }
         plan.failures = merged.sorted { $0.file < $1.file }
         // and none of them renders: a recipe is fixed and rendered as a whole
         let failed = Set(merged.map(\.file))
         plan.tracks.removeAll { failed.contains($0.recipe.file) }
         return plan
+    }
+
+    /// A recipe's variants' problems as one list: a problem every failing variant has (a missing
+    /// asset, a bad cue) once, as written; one only some have (a length too short) named by variant.
+    public static func variantDiagnostics(_ failures: [(variant: Recipe, diagnostics: [Diagnostic])]) -> [Diagnostic] {
+        let shared = failures.dropFirst().reduce(Set(failures.first?.diagnostics ?? [])) { $0.intersection($1.diagnostics) }
+        var result = (failures.first?.diagnostics ?? []).filter { shared.contains($0) }
+        for (variant, diagnostics) in failures {
+            result += variant.naming(diagnostics.filter { !shared.contains($0) })
+        }
+        return result
     }
 
     /// The recipes that make good tracks (a recipe with variants makes several).

@@ -124,11 +124,11 @@ public enum RenderCommand {
             }
             // a recipe with variants renders a track per length; all are laid out before the first renders
             let variants = loaded.variants()
-            var problems: [Diagnostic] = []
+            var failed: [(variant: Recipe, diagnostics: [Diagnostic])] = []
             for variant in variants where variants.count > 1 {
-                do throws(DiagnosticList) { _ = try Timeline(recipe: variant) } catch { problems += variant.naming(error.diagnostics) }
+                do throws(DiagnosticList) { _ = try Timeline(recipe: variant) } catch { failed.append((variant, error.diagnostics)) }
             }
-            if !problems.isEmpty { throw DiagnosticList(problems) }
+            if !failed.isEmpty { throw DiagnosticList(CatalogPlan.variantDiagnostics(failed)) }
             let renderer = TrackRenderer()
             for (number, variant) in variants.enumerated() {
                 let output = variant.variantOf == nil ? options.output : options.output.map {

@@ -86,12 +86,12 @@ enum PromptPlacement {
                 if events.count == before {
                     // the kind is the pattern's (the decoder checked it): the chosen cycles hold none of it
                     let limited = prompt.until != nil
-                    problems.append(
-                        Diagnostic(
-                            "\(path).on: no phase of kind \(DiagnosticText.quoted(kind)) falls in the chosen cycles"
-                                + (limited ? " before its 'until:'" : "")
-                                + " (with end_on: phase the last cycle may stop before it)",
-                            at: recipe.location(of: path + (limited ? ".until" : ".on"))))
+                    let message =
+                        limited && cycles == nil
+                        ? "\(path).until: no phase of kind \(DiagnosticText.quoted(kind)) starts before it; expected a later time"
+                        : "\(path).on: no phase of kind \(DiagnosticText.quoted(kind)) falls in the chosen cycles"
+                            + (limited ? " before its 'until:'" : "") + " (with end_on: phase the last cycle may stop before it)"
+                    problems.append(Diagnostic(message, at: recipe.location(of: path + (limited ? ".until" : ".on"))))
                 }
             }
             if events.count > RecipeLimits.maxPromptsPerTrack {

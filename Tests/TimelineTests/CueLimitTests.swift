@@ -100,7 +100,7 @@ import Testing
         let shared = Self.failures(cues: "  until: 0s\n  inhale: bell")
         #expect(shared.first?.message.contains("cues.until: 'until' comes at the file's start") == true)
         let prompt = Self.failures(cues: "  inhale: bell", voice: "voice:\n  prompts:\n    - { on: exhale, until: 5s, text: Out }")
-        #expect(prompt.first?.message.contains("before its 'until:'") == true)
+        #expect(prompt.first?.message.contains("voice.prompts.0.until: no phase of kind 'exhale' starts before it") == true)
     }
 
     @Test("a limit changes the recipe's canonical text (the fingerprint re-renders it); no limit leaves it as it was")
