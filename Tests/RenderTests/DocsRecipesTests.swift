@@ -15,7 +15,8 @@ import Testing
 //     this repository's `assets/`, as a reader's clone has it, and `render --check mine/FILE`,
 //     run in that folder, must exit 0 without an error line;
 //   - `render`: it must also render: `render mine/FILE -o out/STEM.flac` writes the audio and
-//     `out/STEM.cues.json`, whose duration and frames match `expect-seconds:`; then the folder
+//     `out/STEM.cues.json`, whose duration and frames match `expect-seconds:` (as does the
+//     summary line `mine/FILE → out/STEM.flac (…, N frames at R Hz, …)`); then the folder
 //     as a catalog, `render mine/ -o mine-dist/`, writes `catalog.json` and `index.html`;
 //   - `error STATUS`: `render --check mine/FILE` must exit with STATUS, naming `mine/FILE:` in
 //     a `: error: ` line.
@@ -239,6 +240,10 @@ struct DocsRecipesTests {
         #expect(info["frames"] as? Int == seconds * rate, "cue sheet frames \(info["frames"] ?? "none") at \(rate) Hz")
         #expect(info["file"] as? String == "\(block.stem).flac")
         #expect(sheet["id"] as? String == block.stem, "the id is the file name")
+        // the summary line the page shows: `mine/x.yml → out/x.flac (1:00.000, 2880000 frames at 48000 Hz, …`
+        let summary = "mine/\(block.file) → \(audio) ("
+        let frames = "\(seconds * rate) frames at \(rate) Hz"
+        #expect(result.lines.contains { $0.hasPrefix(summary) && $0.contains(frames) }, "no '\(summary)… \(frames)' line:\n\(result)")
 
         // the walkthrough's preview: the folder as a catalog
         let catalog = try runRender(["mine/", "-o", "mine-dist/"], in: folder.path)
