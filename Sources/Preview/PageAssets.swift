@@ -6,7 +6,8 @@ enum PageAssets {
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' file:; media-src 'self' file:"
 
-    /// The style sheet: a responsive grid of cards, light and dark schemes, kind colours from `PhaseStyle`.
+    /// The style sheet: categories side by side where they fit (a wrapping flex row, each category as wide
+    /// as `data-columns` cards), a grid of cards inside each; light and dark schemes, kind colours from `PhaseStyle`.
     static let css: String = {
         var kinds = ""
         for (kind, colour) in PhaseStyle.kinds {
@@ -20,9 +21,11 @@ enum PageAssets {
     private static let baseCSS = #"""
         :root{color-scheme:light dark;--bg:#f8fafc;--fg:#0f172a;--muted:#64748b;--card:#fff;--line:#e2e8f0;--wave:#f1f5f9;
         --err-bg:#fef2f2;--err-fg:#991b1b;--err-line:#fecaca;--head:#e11d48;
+        --premium-bg:#fef3c7;--premium-fg:#92400e;--premium-line:#fcd34d;--changed-bg:#dbeafe;--changed-fg:#1d4ed8;--changed-line:#93c5fd;
         font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
         @media (prefers-color-scheme:dark){:root{--bg:#0b1120;--fg:#e2e8f0;--muted:#94a3b8;--card:#111827;--line:#1f2937;--wave:#e2e8f0;
-        --err-bg:#3b0d0d;--err-fg:#fecaca;--err-line:#7f1d1d;--head:#fb7185}}
+        --err-bg:#3b0d0d;--err-fg:#fecaca;--err-line:#7f1d1d;--head:#fb7185;
+        --premium-bg:#422006;--premium-fg:#fcd34d;--premium-line:#a16207;--changed-bg:#172554;--changed-fg:#93c5fd;--changed-line:#3b82f6}}
         *{box-sizing:border-box}
         body{margin:0;background:var(--bg);color:var(--fg);line-height:1.45}
         .page-head{padding:1.5rem clamp(1rem,4vw,3rem) .25rem}
@@ -31,27 +34,44 @@ enum PageAssets {
         .legend{list-style:none;display:flex;flex-wrap:wrap;gap:.35rem 1rem;margin:.5rem 0 0;padding:0;font-size:.85rem;color:var(--muted)}
         .legend li{display:flex;align-items:center;gap:.35rem}
         .swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;border:1px solid rgba(0,0,0,.15)}
-        main{padding:0 clamp(1rem,4vw,3rem) 3rem}
-        .category h2{font-size:1.15rem;margin:1.75rem 0 .75rem;padding-bottom:.35rem;border-bottom:1px solid var(--line);overflow-wrap:anywhere}
+        main{padding:0 clamp(1rem,4vw,3rem) 3rem;display:flex;flex-wrap:wrap;align-items:flex-start;gap:0 1rem}
+        main>.empty{flex:1 1 100%}
+        .category{min-width:0;flex:1 1 20rem}
+        .category[data-columns="2"]{flex:2 1 41rem}
+        .category[data-columns="3"]{flex:3 1 62rem}
+        .category[data-columns="4"]{flex:4 1 83rem}
+        .category h2{font-size:1.05rem;margin:1.5rem 0 .6rem;padding-bottom:.3rem;border-bottom:1px solid var(--line);
+        white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
         .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,20rem),1fr));gap:1rem}
-        .track{background:var(--card);border:1px solid var(--line);border-radius:14px;padding:1rem;display:flex;flex-direction:column;gap:.75rem;min-width:0}
-        .track h3{margin:0;font-size:1.05rem;overflow-wrap:anywhere}
-        .meta{margin:.15rem 0 0;color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
-        .length{font-variant-numeric:tabular-nums}
-        .stage{display:flex;flex-direction:column;align-items:center;justify-content:center;gap:.5rem;min-height:13.5rem}
-        .ring-box{position:relative;width:10rem;height:10rem}
+        .track{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:.8rem .9rem;display:flex;flex-direction:column;gap:.55rem;min-width:0}
+        .track[data-changed="true"]{border-color:var(--changed-line);box-shadow:inset 3px 0 0 var(--changed-line)}
+        .track-head{display:flex;flex-direction:column;gap:.3rem}
+        .track h3{margin:0;font-size:1rem;overflow-wrap:anywhere}
+        .badges{display:flex;flex-wrap:wrap;gap:.25rem;margin:0}
+        .badge{font-size:.68rem;font-weight:650;letter-spacing:.03em;text-transform:uppercase;padding:.1rem .45rem;border-radius:999px;
+        white-space:nowrap;border:1px solid}
+        .badge.premium{background:var(--premium-bg);color:var(--premium-fg);border-color:var(--premium-line)}
+        .badge.changed{background:var(--changed-bg);color:var(--changed-fg);border-color:var(--changed-line)}
+        .badge.on-demand{background:transparent;color:var(--muted);border-color:var(--line)}
+        .changes{color:var(--changed-fg);font-weight:600}
+        .facts{list-style:none;display:flex;flex-wrap:wrap;gap:.1rem .8rem;margin:0;padding:0;color:var(--muted);font-size:.82rem;
+        font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
+        .facts .length{color:var(--fg);font-weight:600}
+        .stage{display:flex;flex-direction:row;align-items:center;gap:1rem;min-height:6.5rem}
+        .ring-box{position:relative;width:6.5rem;height:6.5rem;flex:none}
         .ring{position:absolute;inset:0;border-radius:50%;--c:#94a3b8;transform:scale(.45);transform-origin:50% 50%;will-change:transform;
         background:radial-gradient(circle at 50% 42%,color-mix(in srgb,var(--c) 22%,transparent),color-mix(in srgb,var(--c) 60%,transparent));
-        box-shadow:inset 0 0 0 3px var(--c),0 0 1.5rem color-mix(in srgb,var(--c) 35%,transparent)}
-        .ring-text{display:flex;flex-direction:column;align-items:center;text-align:center;max-width:100%}
-        .phase-label{font-weight:600;font-size:1.1rem;min-height:1.4em}
-        .phase-detail{font-size:.8rem;color:var(--muted);font-variant-numeric:tabular-nums;min-height:1.2em}
-        .prompt-text{font-style:italic;font-size:.95rem;min-height:1.3em;max-width:18rem}
-        .cue-error,.audio-error{margin:0;padding:.75rem 1rem;border-radius:10px;background:var(--err-bg);color:var(--err-fg);
-        border:1px solid var(--err-line);font-size:.9rem;overflow-wrap:anywhere}
+        box-shadow:inset 0 0 0 3px var(--c),0 0 1.2rem color-mix(in srgb,var(--c) 35%,transparent)}
+        .ring-text{display:flex;flex-direction:column;align-items:flex-start;min-width:0}
+        .phase-label{font-weight:600;font-size:1.05rem;min-height:1.4em}
+        .phase-detail{font-size:.85rem;color:var(--muted);font-variant-numeric:tabular-nums;min-height:1.2em}
+        .prompt-text{font-style:italic;font-size:.9rem;min-height:1.3em}
+        .stage>.cue-error{flex:1}
+        .cue-error,.audio-error{margin:0;padding:.6rem .8rem;border-radius:10px;background:var(--err-bg);color:var(--err-fg);
+        border:1px solid var(--err-line);font-size:.88rem;overflow-wrap:anywhere}
         .audio-error[hidden]{display:none}
-        audio{width:100%}
-        .wave{position:relative;height:4.5rem;border-radius:8px;overflow:hidden;background:var(--wave);cursor:pointer;user-select:none}
+        audio{width:100%;height:2.5rem}
+        .wave{position:relative;height:3.5rem;border-radius:8px;overflow:hidden;background:var(--wave);cursor:pointer;user-select:none}
         .wave img{display:block;width:100%;height:100%}
         .no-picture{display:grid;place-items:center;height:100%;font-size:.8rem;color:#64748b}
         .playhead{position:absolute;top:0;bottom:0;left:0;width:2px;margin-left:-1px;background:var(--head);pointer-events:none}
@@ -71,6 +91,12 @@ enum PageAssets {
           const isInt = (v) => Number.isSafeInteger(v);
           const isText = (v) => typeof v === "string";
           const ease = (p) => 0.5 - 0.5 * Math.cos(Math.PI * p);
+          // A whole number of seconds as m:ss, or h:mm:ss from an hour (PreviewPage.clock on the Swift side).
+          const two = (v) => (v < 10 ? "0" : "") + v;
+          const clock = (whole) => {
+            const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), s = whole % 60;
+            return h > 0 ? h + ":" + two(m) + ":" + two(s) : m + ":" + two(s);
+          };
 
           // The same rules as PreviewPage.problem(in:) on the Swift side; null when the data is usable.
           function problem(d) {
@@ -143,7 +169,7 @@ enum PageAssets {
           }
 
           // The ring's state at t seconds of the audio.
-          function stateAt(d, sizeBefore, t) {
+          function stateAt(d, sizeBefore, cycles, t) {
             const frame = Math.floor((Number.isFinite(t) ? Math.max(0, t) : 0) * d.sample_rate + 0.5);
             let section = "", sectionStart = 0, sectionEnd = 0;
             if (frame >= d.frames) {
@@ -157,7 +183,9 @@ enum PageAssets {
             if (i < 0) {
               const progress = sectionEnd > sectionStart ? (frame - sectionStart) / (sectionEnd - sectionStart) : (section === "end" ? 1 : 0);
               const text = own(SECTION_TEXT, section) ? SECTION_TEXT[section] : (section ? section.charAt(0).toUpperCase() + section.slice(1) : "");
-              return { frame, section, kind: "", index: -1, label: text, detail: "", progress, scale: SMALL };
+              // in a section outside the phases (the intro, the outro), the time left in it, rounded up
+              const detail = sectionEnd > frame ? clock(Math.ceil((sectionEnd - frame) / d.sample_rate)) : "";
+              return { frame, section, kind: "", index: -1, label: text, detail, progress, scale: SMALL };
             }
             const p = d.phases[i];
             const progress = Math.min(1, Math.max(0, (frame - p[0]) / (p[1] - p[0])));
@@ -166,8 +194,10 @@ enum PageAssets {
             else if (p[2] === "exhale") scale = LARGE - (LARGE - SMALL) * ease(progress);
             else if (own(SIZE_AFTER, p[2])) scale = SIZE_AFTER[p[2]];
             else scale = sizeBefore[i];
+            // the time left in the phase, rounded up: a countdown reads 0:01 in its last second, never 0:00
             const left = Math.ceil((p[1] - frame) / d.sample_rate);
-            return { frame, section, kind: p[2], index: i, label: p[3] || p[2], detail: "cycle " + (p[4] + 1) + " · " + left + " s", progress, scale };
+            const detail = "cycle " + (p[4] + 1) + (cycles > 1 ? " of " + cycles : "") + " · " + clock(left);
+            return { frame, section, kind: p[2], index: i, label: p[3] || p[2], detail, progress, scale };
           }
 
           function showProblem(track, message) {
@@ -190,7 +220,7 @@ enum PageAssets {
             const caption = track.querySelector(".prompt-text");
             const block = track.querySelector("script.cue-data");
             if (!audio) return;
-            let data = null, sizeBefore = [];
+            let data = null, sizeBefore = [], cycles = 0;
             if (block && ring) {
               try {
                 data = JSON.parse(block.textContent);
@@ -202,6 +232,7 @@ enum PageAssets {
               if (data) {
                 let size = SMALL;
                 sizeBefore = data.phases.map((p) => { const before = size; if (own(SIZE_AFTER, p[2])) size = SIZE_AFTER[p[2]]; return before; });
+                for (const p of data.phases) cycles = Math.max(cycles, p[4] + 1);
               }
             }
             const trackDuration = Number(track.getAttribute("data-duration")) || 0;
@@ -214,7 +245,7 @@ enum PageAssets {
               const total = duration();
               if (playhead && total > 0) playhead.style.left = (Math.min(1, Math.max(0, t / total)) * 100).toFixed(3) + "%";
               if (!data) return;
-              const s = stateAt(data, sizeBefore, t);
+              const s = stateAt(data, sizeBefore, cycles, t);
               const progress = s.progress.toFixed(3), scale = s.scale.toFixed(3);
               const spoken = promptAt(data.voice, s.frame);
               const key = [s.kind, s.index, s.section, progress, scale, s.label, s.detail, spoken].join("\u0000");

@@ -1,14 +1,18 @@
 import CadenceCues
 import Sidecars
 
-/// The catalog preview page: one self-contained `index.html` with a player per track.
+/// The catalog preview page: one self-contained `index.html` with a card per track.
 ///
-/// Each track shows its title and length, an `<audio>` player, a breathing ring
-/// that follows the cue sheet and the waveform picture with a playhead
-/// (clicking it seeks). The ring's state is computed from the audio element's
-/// own `currentTime`, never from a timer of the page: the same rule a player app
-/// follows (cues-v1). Styles, script and each track's cue data are inline, so
-/// the page works opened from disk (`file://`) and loads nothing from the network.
+/// The cards sit in a responsive grid, grouped by category (`grouped(_:)` gives the order).
+/// Each card shows the track's title, its premium and changed-since-the-last-render badges,
+/// its length, format, size, loudness and true peak, an `<audio>` player, a breathing
+/// ring that follows the cue sheet and the waveform picture with a playhead (clicking it
+/// seeks). Times are clocks: `m:ss`, or `h:mm:ss` from an hour.
+///
+/// The ring's state is computed from the audio element's own `currentTime`, never from a
+/// timer of the page: the same rule a player app follows (cues-v1). Styles, script and
+/// each track's cue data are inline, so the page works opened from disk (`file://`) and
+/// loads nothing from the network.
 ///
 /// The output is a pure function of the input: the same tracks give the same bytes.
 public enum PreviewPage {
@@ -19,7 +23,7 @@ public enum PreviewPage {
         public var title: String
         /// The category it is listed under; nil lists it under "Uncategorized", last.
         public var category: String?
-        /// The audio file's path relative to `index.html` (`box-breathing-5m.flac`).
+        /// The audio file's path relative to `index.html` (`box-breathing-5m.flac`); its extension gives the format shown.
         public var audioFile: String
         /// The waveform picture's path relative to `index.html` (`WaveformPicture.svg`), if there is one.
         public var pictureFile: String?
@@ -27,8 +31,30 @@ public enum PreviewPage {
         public var duration: Double
         /// The decoded cue sheet, or why there is none.
         public var cues: Cues
+        /// The recipe's `sort_order`: the order inside a category, and the category's place (see `grouped(_:)`).
+        public var sortOrder: Int?
+        /// A premium track: the card gets a "Premium" badge.
+        public var premium: Bool
+        /// Fetched when first played rather than shipped inside the app: an "On demand" badge.
+        public var onDemand: Bool
+        /// The audio file's size in bytes (`data-bytes`), if known.
+        public var bytes: Int64?
+        /// The same size as people read it (`4.2 MB`), shown as given.
+        public var size: String?
+        /// Integrated loudness in LUFS; nil takes the cue sheet's, if it has one.
+        public var loudnessLUFS: Double?
+        /// True peak in dBTP; nil takes the cue sheet's, if it has one.
+        public var truePeakDBTP: Double?
+        /// The audio file's SHA-256: what the page remembers, in its page state, to tell a changed track on the next render.
+        public var sha256: String?
+        /// New, or its audio differs from what the page listed before (see `PageState`): a "Changed" badge.
+        public var changed: Bool
 
-        public init(id: String, title: String, category: String?, audioFile: String, pictureFile: String?, duration: Double, cues: Cues) {
+        public init(
+            id: String, title: String, category: String?, audioFile: String, pictureFile: String?, duration: Double, cues: Cues,
+            sortOrder: Int? = nil, premium: Bool = false, onDemand: Bool = false, bytes: Int64? = nil, size: String? = nil,
+            loudnessLUFS: Double? = nil, truePeakDBTP: Double? = nil, sha256: String? = nil, changed: Bool = false
+        ) {
             self.id = id
             self.title = title
             self.category = category
@@ -36,14 +62,27 @@ public enum PreviewPage {
             self.pictureFile = pictureFile
             self.duration = duration
             self.cues = cues
+            self.sortOrder = sortOrder
+            self.premium = premium
+            self.onDemand = onDemand
+            self.bytes = bytes
+            self.size = size
+            self.loudnessLUFS = loudnessLUFS
+            self.truePeakDBTP = truePeakDBTP
+            self.sha256 = sha256
+            self.changed = changed
         }
     }
 
     /// The heading of tracks without a category.
     public static let uncategorized = TrackCatalog.uncategorized
 
-    /// The whole page for `tracks`: grouped by category (categories sorted, tracks in the given order inside each).
-    public static func html(title: String, tracks: [Track]) -> String {
+    /// At most this many cards side by side are asked for by one category (its `data-columns`).
+    static let widestCategory = 4
+
+    /// The whole page for `tracks`, grouped by category (`grouped(_:)`). `removed` is how many tracks
+    /// the last render that changed the catalog took away (`PageState.removed`), for the summary line.
+    public static func html(title: String, tracks: [Track], removed: Int = 0) -> String {
         let groups = grouped(tracks)
         let checked = tracks.map(\.cues.checked)
         let total = tracks.reduce(0.0) { $0 + ($1.duration.isFinite ? max(0, $1.duration) : 0) }
@@ -60,9 +99,7 @@ public enum PreviewPage {
         out += "<meta name=\"generator\" content=\"Cadence\">\n"
         out += "<title>\(Markup.text(title))</title>\n<style>\n\(PageAssets.css)</style>\n</head>\n<body>\n"
         out += "<header class=\"page-head\">\n<h1>\(Markup.text(title))</h1>\n"
-        let trackWord = tracks.count == 1 ? "track" : "tracks"
-        let categoryWord = groups.count == 1 ? "category" : "categories"
-        out += "<p class=\"summary\">\(tracks.count) \(trackWord) in \(groups.count) \(categoryWord), \(formatDuration(total)) in all</p>\n"
+        out += "<p class=\"summary\">\(summary(tracks, categories: groups.count, seconds: total, removed: removed))</p>\n"
         if !kindsShown.isEmpty || !sectionsShown.isEmpty {
             out += "<ul class=\"legend\" aria-label=\"Colours of the phases in the pictures\">"
             for (kind, _) in PhaseStyle.kinds where kindsShown.contains(kind) {
@@ -74,40 +111,107 @@ public enum PreviewPage {
             out += "</ul>\n"
         }
         out += "<noscript><p class=\"note\">The breathing rings need JavaScript; the players work without it.</p></noscript>\n"
-        out += "</header>\n<main>\n"
+        out += "</header>\n<main class=\"categories\">\n"
         if tracks.isEmpty { out += "<p class=\"empty\">No tracks.</p>\n" }
+        var position = 0  // anchors are numbered in the page's order, so they do not depend on the order given
         for (g, group) in groups.enumerated() {
             let name = group.category ?? uncategorized
-            out += "<section class=\"category\" aria-labelledby=\"category-\(g)\" data-category=\"\(Markup.text(name))\">\n"
-            out += "<h2 id=\"category-\(g)\">\(Markup.text(name))</h2>\n<div class=\"grid\">\n"
+            let columns = min(max(1, group.indices.count), widestCategory)
+            out += "<section class=\"category\" aria-labelledby=\"category-\(g)\" data-category=\"\(Markup.text(name))\" data-columns=\"\(columns)\">\n"
+            out += "<h2 id=\"category-\(g)\" title=\"\(Markup.text(name))\">\(Markup.text(name))</h2>\n<div class=\"grid\">\n"
             for index in group.indices {
-                out += trackHTML(tracks[index], number: index, checked: checked[index])
+                out += trackHTML(tracks[index], number: position, checked: checked[index])
+                position += 1
             }
             out += "</div>\n</section>\n"
         }
-        out += "</main>\n<script>\n\(PageAssets.script)</script>\n</body>\n</html>\n"
+        out += "</main>\n"
+        out += "<script type=\"application/json\" id=\"\(PageState.elementID)\">\(PageState(tracks, removed: removed).json())</script>\n"
+        out += "<script>\n\(PageAssets.script)</script>\n</body>\n</html>\n"
         return out
     }
 
-    /// `m:ss` under an hour, `h:mm:ss` from an hour, rounded to the nearest second (negative or non-finite → `0:00`).
+    /// `m:ss` under an hour, `h:mm:ss` from an hour (`0:00`, `0:59`, `25:00`, `1:00:00`, `1:02:03`).
+    /// Rounded to the nearest second, halves up (59.5 s is `1:00`); negative or non-finite → `0:00`.
+    /// The page's script writes a phase's time left in the same form, rounded up instead (a
+    /// countdown reads `0:01` in its last second, never `0:00` while the phase lasts).
     public static func formatDuration(_ seconds: Double) -> String {
-        let total = seconds.isFinite && seconds > 0 ? Int64(seconds.rounded()) : 0
+        let total = seconds.isFinite && seconds > 0 ? Int64(min(seconds, 9e15).rounded()) : 0
+        return clock(total)
+    }
+
+    /// A whole number of seconds as `m:ss` or `h:mm:ss`.
+    static func clock(_ total: Int64) -> String {
         let h = total / 3600, m = (total % 3600) / 60, s = total % 60
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return h > 0 ? "\(h):\(two(m)):\(two(s))" : "\(m):\(two(s))"
     }
 
-    /// Categories in order (case-insensitive, then exact; nil last) with the indices of their tracks in the given order.
-    static func grouped(_ tracks: [Track]) -> [(category: String?, indices: [Int])] {
-        var order: [String?] = []
-        var members: [String?: [Int]] = [:]
-        for (i, track) in tracks.enumerated() {
-            if members[track.category] == nil { order.append(track.category) }
-            members[track.category, default: []].append(i)
+    /// The format shown for an audio file, from its extension: `FLAC`, `M4A`, `Ogg`, `Opus`, `MP3`, `WAV`, `CAF`, `AIFF`;
+    /// another extension upper-cased; nil without one.
+    public static func formatName(ofFile file: String) -> String? {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.index(after: dot) != name.endIndex else { return nil }
+        let ext = String(name[name.index(after: dot)...])
+        switch ext.lowercased() {
+        case "flac": return "FLAC"
+        case "m4a", "mp4", "aac": return "M4A"
+        case "ogg", "oga": return "Ogg"
+        case "opus": return "Opus"
+        case "mp3": return "MP3"
+        case "wav", "wave": return "WAV"
+        case "caf": return "CAF"
+        case "aif", "aiff": return "AIFF"
+        default: return ext.uppercased()
         }
-        // the app's order (TrackCatalog.sections), so the page lists a catalog as the app does
-        let sorted = order.sorted(by: TrackCatalog.categoryOrder)
-        return sorted.map { ($0, members[$0] ?? []) }
+    }
+
+    /// A level with one decimal, always shown (`-16.0`, `-1.2`); the sign is ASCII.
+    static func level(_ x: Double) -> String {
+        let text = Markup.number(x, digits: 1)
+        return text.contains(".") ? text : text + ".0"
+    }
+
+    /// Categories in order, with the indices of their tracks in order.
+    ///
+    /// Inside a category, tracks go by `sortOrder` (tracks without one after every number),
+    /// then title, then id, as the apps list them (`TrackCatalog.sections`). A category's
+    /// place is the smallest `sortOrder` among its tracks (a category none of whose tracks
+    /// has one comes after every numbered category); ties go by name, case-insensitive then
+    /// exact (`TrackCatalog.categoryOrder`). Tracks without a category come last, under
+    /// "Uncategorized", whatever their `sortOrder`.
+    static func grouped(_ tracks: [Track]) -> [(category: String?, indices: [Int])] {
+        var members: [String?: [Int]] = [:]
+        for (i, track) in tracks.enumerated() { members[track.category, default: []].append(i) }
+        func key(_ i: Int) -> (Int, String, String, Int) { (tracks[i].sortOrder ?? Int.max, tracks[i].title, tracks[i].id, i) }
+        let ordered = members.mapValues { $0.sorted { key($0) < key($1) } }
+        let rank = members.mapValues { $0.map { tracks[$0].sortOrder ?? Int.max }.min() ?? Int.max }
+        let categories = ordered.keys.sorted { a, b in
+            switch (a, b) {
+            case (nil, _): return false
+            case (_, nil): return true
+            default:
+                let ra = rank[a] ?? Int.max, rb = rank[b] ?? Int.max
+                return ra != rb ? ra < rb : TrackCatalog.categoryOrder(a, b)
+            }
+        }
+        return categories.map { ($0, ordered[$0] ?? []) }
+    }
+
+    /// The line under the page's title: counts, total length, premium tracks, the last render's changes.
+    private static func summary(_ tracks: [Track], categories: Int, seconds: Double, removed: Int) -> String {
+        let trackWord = tracks.count == 1 ? "track" : "tracks"
+        let categoryWord = categories == 1 ? "category" : "categories"
+        var out = "\(tracks.count) \(trackWord) in \(categories) \(categoryWord), \(formatDuration(seconds)) in all"
+        let premium = tracks.filter(\.premium).count
+        if premium > 0 { out += " · \(premium) premium" }
+        let changed = tracks.filter(\.changed).count
+        if changed > 0 || removed > 0 {
+            out += " · <span class=\"changes\">\(changed) new or changed in the last render"
+            if removed > 0 { out += ", \(removed) removed" }
+            out += "</span>"
+        }
+        return out
     }
 
     private static func trackHTML(_ track: Track, number: Int, checked: Result<CueSheet, Problem>) -> String {
@@ -118,11 +222,35 @@ public enum PreviewPage {
         case .success: status = "ok"
         case .failure: status = "error"
         }
+        var sheetAudio: CueSheet.Audio?
+        if case .sheet(let sheet) = track.cues { sheetAudio = sheet.audio }
+        let loudness = (track.loudnessLUFS ?? sheetAudio?.loudnessLUFS).flatMap { $0.isFinite ? $0 : nil }
+        let peak = (track.truePeakDBTP ?? sheetAudio?.truePeakDBTP).flatMap { $0.isFinite ? $0 : nil }
+        let format = formatName(ofFile: track.audioFile)
+
         var out = "<article class=\"track\" id=\"\(anchor)\" data-track-id=\"\(Markup.text(track.id))\""
-        out += " data-duration=\"\(Markup.number(track.duration, digits: 3))\" data-cue-status=\"\(status)\" aria-labelledby=\"\(anchor)-title\">\n"
+        out += " data-duration=\"\(Markup.number(track.duration, digits: 3))\" data-cue-status=\"\(status)\""
+        out += " data-premium=\"\(track.premium)\" data-changed=\"\(track.changed)\""
+        if let format { out += " data-format=\"\(Markup.text(format))\"" }
+        if let bytes = track.bytes { out += " data-bytes=\"\(bytes)\"" }
+        if let loudness { out += " data-loudness-lufs=\"\(Markup.number(loudness, digits: 2))\"" }
+        if let peak { out += " data-true-peak-dbtp=\"\(Markup.number(peak, digits: 2))\"" }
+        out += " aria-labelledby=\"\(anchor)-title\">\n"
         out += "<header class=\"track-head\"><h3 id=\"\(anchor)-title\">\(Markup.text(title))</h3>"
-        out +=
-            "<p class=\"meta\"><span class=\"length\">\(formatDuration(track.duration))</span> · <code>\(Markup.text(track.id))</code></p></header>\n"
+        var badges = ""
+        if track.premium { badges += "<span class=\"badge premium\">Premium</span>" }
+        if track.onDemand { badges += "<span class=\"badge on-demand\" title=\"Fetched when first played, not shipped in the app\">On demand</span>" }
+        if track.changed {
+            badges += "<span class=\"badge changed\" title=\"New, or its audio differs from the version this page listed before\">Changed</span>"
+        }
+        if !badges.isEmpty { out += "<p class=\"badges\">\(badges)</p>" }
+        out += "</header>\n<ul class=\"facts\">"
+        out += "<li class=\"length\" title=\"Length\">\(formatDuration(track.duration))</li>"
+        if let format { out += "<li class=\"format\" title=\"Format\">\(Markup.text(format))</li>" }
+        if let size = track.size { out += "<li class=\"size\" title=\"File size\">\(Markup.text(size))</li>" }
+        if let loudness { out += "<li class=\"loudness\" title=\"Integrated loudness\">\(level(loudness)) LUFS</li>" }
+        if let peak { out += "<li class=\"true-peak\" title=\"True peak\">\(level(peak)) dBTP</li>" }
+        out += "<li class=\"id\" title=\"Catalog id\"><code>\(Markup.text(track.id))</code></li></ul>\n"
         out += "<div class=\"stage\">"
         switch checked {
         case .success:

@@ -15,23 +15,130 @@ private func track(_ id: String, title: String? = nil, category: String?, cues: 
 
 @Suite("Preview page")
 struct PreviewPageTests {
-    @Test("tracks are grouped under their categories, categories sorted, tracks in the given order")
+    @Test("categories by the smallest sort_order of their tracks (ties by name, Uncategorized last), tracks by sort_order, title, id")
     func grouping() {
+        func t(_ id: String, _ category: String?, _ order: Int?, title: String? = nil) -> PreviewPage.Track {
+            var track = track(id, title: title, category: category)
+            track.sortOrder = order
+            return track
+        }
         let tracks = [
-            track("a", category: "Sleep"), track("b", category: "Focus"), track("c", category: nil),
-            track("d", category: "Focus"), track("e", category: "breathing"), track("f", category: "Sleep"),
+            t("a", "Sleep", 30), t("b", "Focus", 20), t("c", nil, 1), t("d", "Focus", 5, title: "D"), t("e", "breathing", nil),
+            t("f", "Sleep", 3), t("g", "sleep", 3), t("h", "Focus", 5, title: "Aaa"), t("i", "Calm", nil), t("j", "Focus", nil),
         ]
         let html = PreviewPage.html(title: "Catalog", tracks: tracks)
         let headings = html.between("<h2 id=\"category-", "</h2>").map { String($0.split(separator: ">", maxSplits: 1).last ?? "") }
-        #expect(headings == ["breathing", "Focus", "Sleep", "Uncategorized"])
-        let order = html.between("data-track-id=\"", "\"")
-        #expect(order == ["e", "b", "d", "a", "f", "c"])
-        // each track inside its own category's <section>
+        #expect(headings == ["Sleep", "sleep", "Focus", "breathing", "Calm", "Uncategorized"])
+        // each track inside its own category's <section>, in order
         let sections = html.between("<section class=\"category\"", "</section>")
-        #expect(sections.count == 4)
         let members = sections.map { $0.between("data-track-id=\"", "\"") }
-        #expect(members == [["e"], ["b", "d"], ["a", "f"], ["c"]])
-        #expect(html.contains("6 tracks in 4 categories"))
+        #expect(members == [["f", "a"], ["g"], ["h", "d", "b", "j"], ["e"], ["i"], ["c"]])
+        #expect(html.between("data-track-id=\"", "\"") == ["f", "a", "g", "h", "d", "b", "j", "e", "i", "c"])
+        #expect(html.contains("10 tracks in 6 categories"))
+        // the width a category asks for: as many cards as it has, up to 4
+        #expect(sections.map { $0.between("data-columns=\"", "\"").first ?? "" } == ["2", "1", "4", "1", "1", "1"])
+        // the order does not depend on the order given
+        #expect(PreviewPage.html(title: "Catalog", tracks: tracks.reversed()) == html)
+    }
+
+    @Test("premium, changed and on-demand badges and data-premium / data-changed, present only when they apply")
+    func badges() throws {
+        var paid = track("paid", category: "C")
+        paid.premium = true
+        var fresh = track("fresh", category: "C")
+        fresh.changed = true
+        var remote = track("remote", category: "C")
+        remote.onDemand = true
+        let html = PreviewPage.html(title: "P", tracks: [paid, fresh, remote, track("plain", category: "C")])
+        let premium = "<span class=\"badge premium\">Premium</span>"
+        let changed = "<span class=\"badge changed\""
+        let onDemand = "<span class=\"badge on-demand\""
+        let a = try #require(html.article(ofTrack: "paid")), b = try #require(html.article(ofTrack: "fresh"))
+        let c = try #require(html.article(ofTrack: "remote")), d = try #require(html.article(ofTrack: "plain"))
+        #expect(a.contains(premium) && !a.contains(changed) && !a.contains(onDemand))
+        #expect(a.contains("data-premium=\"true\" data-changed=\"false\""))
+        #expect(!b.contains(premium) && b.contains(changed + " title=") && b.contains(">Changed</span>") && !b.contains(onDemand))
+        #expect(b.contains("data-premium=\"false\" data-changed=\"true\""))
+        #expect(c.contains(onDemand) && !c.contains(premium) && !c.contains(changed))
+        #expect(!d.contains("class=\"badges\"") && d.contains("data-premium=\"false\" data-changed=\"false\""))
+        #expect(html.contains("4 tracks in 1 category, 2:40 in all · 1 premium · <span class=\"changes\">1 new or changed in the last render</span>"))
+        #expect(PreviewPage.html(title: "P", tracks: [paid], removed: 2).contains("0 new or changed in the last render, 2 removed"))
+        #expect(!PreviewPage.html(title: "P", tracks: [track("x", category: nil)]).contains("class=\"changes\""))
+    }
+
+    @Test("format, size, loudness and true peak: the manifest's, else the cue sheet's, left out when unknown")
+    func facts() throws {
+        var full = track("full", category: nil)
+        full.audioFile = "full.flac"
+        full.bytes = 4_213_000
+        full.size = "4.2 MB"
+        full.loudnessLUFS = -18
+        full.truePeakDBTP = -1.26
+        var fromSheet = track("sheet", category: nil)  // testSheet: -16 LUFS, -1 dBTP; a .wav
+        fromSheet.audioFile = "sheet.wav"
+        var bare = PreviewPage.Track(
+            id: "bare", title: "Bare", category: nil, audioFile: "bare", pictureFile: nil, duration: 1500, cues: .failed("no sheet"))
+        bare.sortOrder = 1
+        let html = PreviewPage.html(title: "P", tracks: [full, fromSheet, bare])
+        let a = try #require(html.article(ofTrack: "full"))
+        #expect(a.contains("data-format=\"FLAC\" data-bytes=\"4213000\" data-loudness-lufs=\"-18\" data-true-peak-dbtp=\"-1.26\""))
+        #expect(
+            a.contains(
+                "<ul class=\"facts\"><li class=\"length\" title=\"Length\">0:40</li><li class=\"format\" title=\"Format\">FLAC</li>"
+                    + "<li class=\"size\" title=\"File size\">4.2 MB</li><li class=\"loudness\" title=\"Integrated loudness\">-18.0 LUFS</li>"
+                    + "<li class=\"true-peak\" title=\"True peak\">-1.3 dBTP</li><li class=\"id\" title=\"Catalog id\"><code>full</code></li></ul>"))
+        let b = try #require(html.article(ofTrack: "sheet"))
+        #expect(b.contains(">WAV</li>") && b.contains(">-16.0 LUFS</li>") && b.contains(">-1.0 dBTP</li>") && !b.contains("class=\"size\""))
+        let c = try #require(html.article(ofTrack: "bare"))
+        #expect(c.contains("<li class=\"length\" title=\"Length\">25:00</li>"))
+        for absent in ["data-format", "data-bytes", "data-loudness", "data-true-peak", "class=\"format\"", "LUFS", "dBTP"] {
+            #expect(!c.contains(absent), "\(absent) on a track without it")
+        }
+    }
+
+    @Test(
+        "format names from the audio file's extension",
+        arguments: [
+            ("a.flac", "FLAC"), ("a.FLAC", "FLAC"), ("a.m4a", "M4A"), ("a.ogg", "Ogg"), ("a.opus", "Opus"), ("a.mp3", "MP3"),
+            ("a.wav", "WAV"), ("a.caf", "CAF"), ("a.aiff", "AIFF"), ("x/a.b.w64", "W64"),
+        ])
+    func formatNames(_ file: String, _ name: String) {
+        #expect(PreviewPage.formatName(ofFile: file) == name)
+    }
+
+    @Test("no format without an extension")
+    func noFormat() {
+        for file in ["a", ".flac", "a.", "dir.x/a"] { #expect(PreviewPage.formatName(ofFile: file) == nil, "\(file)") }
+    }
+
+    @Test("page state: a first page marks every track; a render that changes nothing keeps the marks; one that does marks only its changes")
+    func pageState() throws {
+        typealias State = PreviewPage.PageState
+        let first = State.next(after: nil, now: ["a": "1", "b": "2", "c": "3"])
+        #expect(first.changed == ["a", "b", "c"] && first.removed == 0)
+        // nothing new, changed or gone: the marks of the page before
+        #expect(State.next(after: first, now: ["a": "1", "b": "2", "c": "3"]) == first)
+        let second = State.next(after: first, now: ["a": "1", "b": "9", "c": "3", "d": "4"])
+        #expect(second.changed == ["b", "d"] && second.removed == 0)
+        #expect(State.next(after: second, now: second.tracks) == second)
+        let third = State.next(after: second, now: ["a": "1", "b": "9"])
+        #expect(third.changed == [] && third.removed == 2)
+        #expect(State.next(after: third, now: third.tracks) == third)
+
+        // written into the page and read back
+        var tracks = ["a", "b", "q\"</script><!--"].map { track($0, category: nil) }
+        for i in tracks.indices { tracks[i].sha256 = String(repeating: "\(i)", count: 64) }
+        tracks[1].changed = true
+        let html = PreviewPage.html(title: "P", tracks: tracks, removed: 3)
+        let block = try #require(html.between("<script type=\"application/json\" id=\"page-state\">", "</script>").first)
+        #expect(!block.contains("<") && !block.contains(">"))
+        let read = try #require(State.read(fromPage: html))
+        #expect(read.tracks == ["a": String(repeating: "0", count: 64), "b": String(repeating: "1", count: 64), "q\"</script><!--": String(repeating: "2", count: 64)])
+        #expect(read.changed == ["b"] && read.removed == 3)
+        // what is not this version's state is none
+        #expect(State.read(fromPage: "<html>no state</html>") == nil)
+        #expect(State.read(fromPage: html.replacingOccurrences(of: "cadence-preview-state\",\"version\":1", with: "cadence-preview-state\",\"version\":2")) == nil)
+        #expect(State.read(fromPage: html.replacingOccurrences(of: "\"removed\":3", with: "\"removed\":-1")) == nil)
     }
 
     @Test("titles, categories and ids are escaped, also </script> and quotes")
@@ -46,12 +153,14 @@ struct PreviewPageTests {
         #expect(!html.contains(hostile))
         #expect(!html.contains("<b>") && !html.contains("<i>") && !html.contains("alert(1)</script>"))
         #expect(html.contains("Box &lt;b&gt;&amp;&quot;Breath&quot;&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&#39;"))
-        #expect(html.contains("<h2 id=\"category-0\">A&amp;B &lt;i&gt;</h2>"))
+        #expect(html.contains("<h2 id=\"category-0\" title=\"A&amp;B &lt;i&gt;\">A&amp;B &lt;i&gt;</h2>"))
+        #expect(html.contains("data-category=\"A&amp;B &lt;i&gt;\""))
+        #expect(html.contains("<code>x&quot;y&lt;z&gt;</code>"))
         #expect(html.contains("data-track-id=\"x&quot;y&lt;z&gt;\""))
         #expect(html.contains("<title>Page &lt;/title&gt;&lt;script&gt;</title>"))
-        // only the page's own script elements open and close
-        #expect(html.occurrences(of: "<script") == 2)
-        #expect(html.occurrences(of: "</script>") == 2)
+        // only the page's own script elements open and close: the cue data, the page state, the script
+        #expect(html.occurrences(of: "<script") == 3)
+        #expect(html.occurrences(of: "</script>") == 3)
         // file names become URL paths
         #expect(html.contains("src=\"a%20b%231%3F.wav\""))
         #expect(html.contains("src=\"p%22q.svg\""))
@@ -157,6 +266,7 @@ struct PreviewPageTests {
         arguments: [
             (0.0, "0:00"), (0.4, "0:00"), (0.5, "0:01"), (59.4, "0:59"), (59.6, "1:00"), (300, "5:00"), (3599.4, "59:59"),
             (3599.5, "1:00:00"), (3725, "1:02:05"), (36000, "10:00:00"), (-3, "0:00"), (.nan, "0:00"), (.infinity, "0:00"),
+            (59.5, "1:00"), (1500, "25:00"), (1499.5, "25:00"), (1499.4, "24:59"), (3600, "1:00:00"), (3723, "1:02:03"),
         ])
     func durations(_ seconds: Double, _ text: String) {
         #expect(PreviewPage.formatDuration(seconds) == text)
@@ -167,7 +277,7 @@ struct PreviewPageTests {
         let html = PreviewPage.html(title: "P", tracks: [track("box", title: "Box Breathing", category: "Breath")])
         let article = try #require(html.article(ofTrack: "box"))
         #expect(article.contains("<h3 id=\"track-0-title\">Box Breathing</h3>"))
-        #expect(article.contains("<span class=\"length\">0:40</span>"))
+        #expect(article.contains("<li class=\"length\" title=\"Length\">0:40</li>"))
         #expect(article.contains("<audio controls preload=\"metadata\" src=\"box.wav\" aria-label=\"Play Box Breathing\"></audio>"))
         #expect(article.contains("<img src=\"box.waveform.svg\""))
         #expect(article.contains("class=\"playhead\""))
