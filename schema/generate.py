@@ -67,7 +67,8 @@ FREQUENCY = rf"^{W}{FREQ_BODY}{W}$"
 
 NOISE = r"(?:[pP][iI][nN][kK]|[bB][rR][oO][wW][nN]|[wW][hH][iI][tT][eE])-[nN][oO][iI][sS][eE]"
 DRONE = rf"[dD][rR][oO][nN][eE](?: {W}{FREQ_BODY})?"
-SYNTH = rf"^{W}(?:{NOISE}|{DRONE}){W}$"
+PULSED = rf"(?:[bB][iI][nN][aA][uU][rR][aA][lL]|[iI][sS][oO][cC][hH][rR][oO][nN][iI][cC]) {W}{FREQ_BODY}[ \t]+{W}{FREQ_BODY}"
+SYNTH = rf"^{W}(?:{NOISE}|{DRONE}|{PULSED}){W}$"
 
 AMPLITUDE = rf"^{W}(?:\+?(?:0*(?:0(?:\.[0-9]*)?|\.[0-9]+)|0*1(?:\.0*)?)|-(?:0+(?:\.0*)?|0*\.0+)){W}$"
 
@@ -405,9 +406,17 @@ recipe = {
         "outro": ref("duration", "Bed only, after the last phase ('end' sounds at its first frame).", default=0,
                      examples=["15s"]),
         "bed": {
-            "title": "none, or a mapping with 'file:' or 'synth:'",
-            "description": "The background under the whole track: a sound file, a synthesized noise or drone, or none (silence, as without the key).",
-            "anyOf": [{"const": "none"}, {"$ref": "#/$defs/bed"}],
+            "title": "none, a mapping with 'file:' or 'synth:', or a list of them (layers)",
+            "description": (
+                "The background under the whole track: a sound file, a synthesized noise, drone, binaural or "
+                "isochronic tone, or none (silence, as without the key). A list of 1 to 8 such mappings is summed "
+                "(layers, each with its own gain and fades); ducking under the voice lowers every layer."
+            ),
+            "anyOf": [
+                {"const": "none"},
+                {"$ref": "#/$defs/bed"},
+                {"type": "array", "minItems": 1, "maxItems": 8, "items": {"$ref": "#/$defs/bed"}},
+            ],
         },
         "cues": {
             "title": "none, or a mapping from phase kind to cue",
@@ -614,13 +623,19 @@ recipe = {
                     examples=["beds/rain.ogg"],
                 ),
                 "synth": {
-                    "title": "pink-noise, brown-noise, white-noise, drone, or drone with a frequency like 'drone 110 Hz'",
-                    "description": "A synthesized bed near -18 dBFS RMS before 'gain': pink-noise, brown-noise, white-noise, drone (110 Hz) or 'drone 220 Hz'.",
+                    "$comment": "The carrier's and beat's ranges, and binaural's two output channels, are left to the renderer.",
+                    "title": "pink-noise, brown-noise, white-noise, drone, 'drone 110 Hz', 'binaural 200 Hz 10 Hz' or 'isochronic 200 Hz 10 Hz'",
+                    "description": (
+                        "A synthesized bed near -18 dBFS RMS before 'gain': pink-noise, brown-noise, white-noise, drone "
+                        "(110 Hz) or 'drone 220 Hz'; 'binaural CARRIER BEAT' (left carrier − beat/2, right carrier + "
+                        "beat/2; 2 output channels), 'isochronic CARRIER BEAT' (the carrier pulsed at the beat on every "
+                        "channel). Carrier 20 to 1500 Hz, beat 0.5 to 40 Hz; phases come from the frame index (no drift)."
+                    ),
                     "anyOf": [
                         {"enum": ["pink-noise", "brown-noise", "white-noise", "drone"]},
                         {"type": "string", "pattern": SYNTH},
                     ],
-                    "examples": ["pink-noise", "drone 110 Hz"],
+                    "examples": ["pink-noise", "drone 110 Hz", "binaural 200 Hz 10 Hz", "isochronic 432 Hz 7.83 Hz"],
                 },
                 "gain": ref("gain", "Scales the bed.", default="0 dB", examples=["-14 dB"]),
                 "fade_in": ref("duration", "Raised-cosine fade in from the file's first frame.", default=0,

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Seeded noise and drone generators for synthesized beds, one stream per channel.
+/// Seeded noise, drone, binaural and isochronic generators for synthesized beds, one stream per channel.
 ///
 /// Each channel has its own generator (decorrelated stereo). Levels are set so
 /// that every kind sits near -18 dBFS RMS before the bed's `gain`.
@@ -8,7 +8,16 @@ public struct NoiseGenerator: Sendable {
     public enum Kind: Sendable, Equatable {
         case white, pink, brown
         case drone(hertz: Double)
+        /// recipe-v1.1 § Beds: a sine at carrier − beat/2 on the left, carrier + beat/2 on the right (two channels).
+        case binaural(carrier: Double, beat: Double)
+        /// A sine at the carrier, amplitude 0.5 − 0.5 cos(2π · beat · t), the same on every channel.
+        case isochronic(carrier: Double, beat: Double)
     }
+
+    /// The binaural and isochronic sines' amplitudes: each bed near -18 dBFS RMS, like the noises.
+    /// A sine of amplitude A has RMS A/√2; the isochronic envelope's mean square is 3/8.
+    static let binauralAmplitude = 0.125 * 2.0.squareRoot()
+    static let isochronicAmplitude = 0.125 / (0.5 * 0.375).squareRoot()
 
     private let kind: Kind
     private let channels: Int
@@ -18,12 +27,22 @@ public struct NoiseGenerator: Sendable {
     private var state: [Float]
     private var frame: Int64 = 0
 
-    public init(kind: Kind, channels: Int, sampleRate: Int, seed: UInt64) {
+    /// `startFrame`: the track frame the first sample is (the tones' phase comes from it; noise ignores it).
+    public init(kind: Kind, channels: Int, sampleRate: Int, seed: UInt64, startFrame: Int64 = 0) {
         self.kind = kind
         self.channels = channels
         self.sampleRate = sampleRate
         self.random = (0..<channels).map { SeededRandom(seed: seed &+ UInt64($0) &* 0x9E37_79B9) }
         self.state = [Float](repeating: 0, count: channels * 7)
+        self.frame = startFrame
+    }
+
+    /// Whether the samples depend on the frame index alone (tones), so a render may start anywhere.
+    public var isPeriodic: Bool {
+        switch kind {
+        case .white, .pink, .brown: false
+        case .drone, .binaural, .isochronic: true
+        }
     }
 
     /// Writes `frames` frames of interleaved noise into `out` (overwriting).
@@ -64,8 +83,39 @@ public struct NoiseGenerator: Sendable {
             }
         case .drone(let hertz):
             renderDrone(into: out, frames: frames, hertz: hertz)
+        case .binaural(let carrier, let beat):
+            renderBinaural(into: out, frames: frames, carrier: carrier, beat: beat)
+        case .isochronic(let carrier, let beat):
+            renderIsochronic(into: out, frames: frames, carrier: carrier, beat: beat)
         }
         frame += Int64(frames)
+    }
+
+    /// Left carrier − beat/2, right carrier + beat/2; each sine's phase from the frame index
+    /// (`Rotor`), so the frequencies at hour 10 are those of second 1. Channels past two are silent.
+    private func renderBinaural(into out: UnsafeMutableBufferPointer<Float>, frames: Int, carrier: Double, beat: Double) {
+        let amplitude = Float(Self.binauralAmplitude)
+        for c in 0..<channels {
+            guard c < 2 else {
+                for i in 0..<frames { out[i * channels + c] = 0 }
+                continue
+            }
+            var rotor = Rotor(hertz: carrier + (c == 0 ? -beat : beat) / 2, frame: frame, sampleRate: sampleRate)
+            for i in 0..<frames { out[i * channels + c] = amplitude * rotor.next() }
+        }
+    }
+
+    /// The carrier under the envelope 0.5 − 0.5 cos(2π · beat · t), t from the file's first frame:
+    /// its minima fall on whole multiples of 1/beat. Every channel the same.
+    private func renderIsochronic(into out: UnsafeMutableBufferPointer<Float>, frames: Int, carrier: Double, beat: Double) {
+        let amplitude = Float(Self.isochronicAmplitude)
+        var tone = Rotor(hertz: carrier, frame: frame, sampleRate: sampleRate)
+        var pulse = Rotor(hertz: beat, frame: frame, sampleRate: sampleRate)
+        for i in 0..<frames {
+            let envelope = 0.5 - 0.5 * pulse.nextCosine()
+            let value = amplitude * envelope * tone.next()
+            for c in 0..<channels { out[i * channels + c] = value }
+        }
     }
 
     /// The drone's voices: (frequency ratio, amplitude); the fundamental, a fifth, an octave and a twelfth.
@@ -112,6 +162,14 @@ struct Rotor {
     @inline(__always)
     mutating func next() -> Float {
         let value = Float(im)
+        (re, im) = (re * cr - im * ci, re * ci + im * cr)
+        return value
+    }
+
+    /// The cosine at the current frame; then advances one frame.
+    @inline(__always)
+    mutating func nextCosine() -> Float {
+        let value = Float(re)
         (re, im) = (re * cr - im * ci, re * ci + im * cr)
         return value
     }

@@ -25,18 +25,19 @@ extension Recipe {
         for (i, phase) in pattern.phases.enumerated() {
             add("pattern.phase.\(i)", "\(phase.kind)|\(phase.length)|\(phase.label)")
         }
-        if let bed {
+        // a single bed says `bed.file=…` as it always has (its seeds stay); a list's layers say `bed.0.file=…`
+        for (index, bed) in beds.enumerated() {
+            let key = bedIsLayered ? "bed.\(index)" : "bed"
             switch bed.source {
-            case .file(let path): add("bed.file", path)
-            case .synth(let synth): add("bed.synth", "\(synth)")
+            case .file(let path): add(key + ".file", path)
+            case .synth(let synth): add(key + ".synth", "\(synth)")
             }
-            add("bed.gain", "\(bed.gainDB)")
-            add("bed.fade_in", bed.fadeIn.description)
-            add("bed.fade_out", bed.fadeOut.description)
-            add("bed.crossfade", bed.crossfade.description)
-        } else {
-            add("bed", "none")
+            add(key + ".gain", "\(bed.gainDB)")
+            add(key + ".fade_in", bed.fadeIn.description)
+            add(key + ".fade_out", bed.fadeOut.description)
+            add(key + ".crossfade", bed.crossfade.description)
         }
+        if beds.isEmpty { add("bed", "none") }
         for name in cues.keys.sorted() {
             switch cues[name] {
             case .tone(let t):
@@ -95,7 +96,9 @@ extension Recipe {
     /// Every asset file the recipe names, with the key that names it (`bed.file`, `cues.inhale.file`), in a fixed order.
     public var assetPaths: [(key: String, path: String)] {
         var paths: [(key: String, path: String)] = []
-        if case .file(let path) = bed?.source { paths.append(("bed.file", path)) }
+        for (index, bed) in beds.enumerated() {
+            if case .file(let path) = bed.source { paths.append((bedIsLayered ? "bed.\(index).file" : "bed.file", path)) }
+        }
         for name in cues.keys.sorted() {
             if case .file(let path, _) = cues[name] { paths.append(("cues.\(name).file", path)) }
         }

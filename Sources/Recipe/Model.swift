@@ -22,8 +22,15 @@ public struct Recipe: Sendable {
     public var intro: ExactSeconds
     public var outro: ExactSeconds
 
-    /// nil: no bed, silence under the cues.
-    public var bed: Bed?
+    /// The bed's layers, summed (recipe-v1.1 § Beds: `bed:` as a list); empty: no bed, silence under the cues.
+    public var beds: [Bed] = []
+    /// The bed of a recipe with one layer (`bed:` as a mapping); nil: no bed. Setting it replaces every layer.
+    public var bed: Bed? {
+        get { beds.first }
+        set { beds = newValue.map { [$0] } ?? [] }
+    }
+    /// Whether `bed:` was written as a list (its keys are then `bed.0.file`, `bed.1.gain`, …).
+    public var bedIsLayered = false
     /// What sounds when a phase of a kind starts, plus `start` and `end`.
     /// Kinds absent here are silent; `none` is stored as absent.
     public var cues: [String: CueSound]
@@ -66,7 +73,7 @@ public struct Recipe: Sendable {
         self.pattern = pattern
         self.intro = intro
         self.outro = outro
-        self.bed = bed
+        self.beds = bed.map { [$0] } ?? []
         self.cues = cues
         self.voice = voice
         self.output = output
@@ -166,6 +173,10 @@ public struct Bed: Sendable, Equatable {
 public enum Synth: Sendable, Equatable {
     case pinkNoise, brownNoise, whiteNoise
     case drone(hertz: Double)
+    /// `binaural 200 Hz 10 Hz` (recipe-v1.1 § Beds): left carrier − beat/2, right carrier + beat/2.
+    case binaural(carrier: Double, beat: Double)
+    /// `isochronic 200 Hz 10 Hz`: the carrier pulsed at the beat, on every channel.
+    case isochronic(carrier: Double, beat: Double)
 }
 
 /// The amplitude shape of a tone cue.

@@ -94,8 +94,16 @@ extension DecodeContext {
         let outro = top["outro"].flatMap { duration($0, path: "outro", positive: false) } ?? .zero
         let variants = top["variants"].map { self.variantDurations($0, id: id) }
         let length = self.length(top, root: root, variants: variants ?? nil)
-        var bed: Bed?
-        if let node = top["bed"], case .some(let read) = self.bed(node, sampleRate: output.sampleRate) { bed = read }
+        var beds: [Bed] = []
+        var bedIsLayered = false
+        var bedFailed = false
+        if let node = top["bed"] {
+            if let read = self.beds(node, sampleRate: output.sampleRate, channels: output.channels) {
+                (beds, bedIsLayered) = read
+            } else {
+                bedFailed = true
+            }
+        }
         let cues: [String: CueSound]?
         var cueLimits: [String: CueLimit] = [:]
         let named = namedKinds(cues: top["cues"], voice: top["voice"])
@@ -112,20 +120,23 @@ extension DecodeContext {
         if let length, let pattern {
             if let variants = variants ?? nil, top["duration"] == nil {
                 for (index, (duration, node)) in variants.enumerated() {
-                    checkFit(.duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed,
+                    checkFit(.duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds,
                              durationAt: (node, "variants.duration.\(index)"))
                 }
             } else {
-                checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, bed: bed)
+                checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds)
             }
         }
         if case .some(.none) = variants { return nil }
+        if bedFailed { return nil }
         guard let id, let title, let pattern, let length, let cues else { return nil }
         if case .some(.none) = voice { return nil }
         var recipe = Recipe(
             file: file, id: id, title: title, category: category, premium: premium, sortOrder: sortOrder,
-            delivery: delivery, length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, bed: bed, cues: cues,
+            delivery: delivery, length: length, endOn: endOn, pattern: pattern, intro: intro, outro: outro, cues: cues,
             voice: voice ?? nil, output: output, locations: locations)
+        recipe.beds = beds
+        recipe.bedIsLayered = bedIsLayered
         recipe.cueLimits = cueLimits
         recipe.variantDurations = (variants ?? nil)?.map(\.0) ?? []
         return recipe
@@ -182,7 +193,7 @@ extension DecodeContext {
     /// than `maxPhasesPerTrack` phases, or bed fades longer than the track.
     /// `durationAt`: where the length was written when not at `duration` (a variant's value and its path).
     private mutating func checkFit(
-        _ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields, bed: Bed?,
+        _ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields, beds: [Bed],
         durationAt: (node: NodeID, path: String)? = nil
     ) {
         let cycle = Int128(pattern.cycle.nanoseconds)
@@ -252,9 +263,11 @@ extension DecodeContext {
                 return
             }
         }
-        if let bed, Int128(bed.fadeIn.nanoseconds) + Int128(bed.fadeOut.nanoseconds) > track,
-            let key = ["bed.fade_in", "bed.fade_out"].first(where: { locations[$0] != nil }), let place = locations[key]
-        {
+        for (index, bed) in beds.enumerated() where Int128(bed.fadeIn.nanoseconds) + Int128(bed.fadeOut.nanoseconds) > track {
+            let prefix = beds.count == 1 && locations["bed.0"] == nil ? "bed" : "bed.\(index)"
+            guard let key = [prefix + ".fade_in", prefix + ".fade_out"].first(where: { locations[$0] != nil }), let place = locations[key] else {
+                continue
+            }
             error(
                 "\(key): expected fades that fit in the track (\(ExactSeconds(nanoseconds: Int64(track)).durationText)), "
                     + "found fade_in \(bed.fadeIn.durationText) + fade_out \(bed.fadeOut.durationText)",

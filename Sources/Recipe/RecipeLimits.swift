@@ -59,6 +59,8 @@ public enum RecipeLimits {
     public static let maxCueSoundPerTrack = 8
     /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
     public static let maxHarmonics = 16
+    /// The most layers of a `bed:` list: 8 (each is decoded or synthesized for the whole track).
+    public static let maxBedLayers = 8
 
     // MARK: - Programs
 

@@ -81,11 +81,12 @@ struct PracticeLayout {
                     "\(key): the track would hold \(phaseCount) phases; expected at most \(RecipeLimits.maxPhasesPerTrack) phases in a track",
                     at: recipe.location(of: key)))
         }
-        if let bed = recipe.bed, bed.fadeIn + bed.fadeOut > duration {
+        for (index, bed) in recipe.beds.enumerated() where bed.fadeIn + bed.fadeOut > duration {
+            let key = recipe.bedIsLayered ? "bed.\(index)" : "bed"
             problems.append(
                 Diagnostic(
-                    "bed.fade_in (\(bed.fadeIn)s) and bed.fade_out (\(bed.fadeOut)s) together are longer than the track (\(duration)s)",
-                    at: recipe.location(of: "bed.fade_in")))
+                    "\(key).fade_in (\(bed.fadeIn)s) and \(key).fade_out (\(bed.fadeOut)s) together are longer than the track (\(duration)s)",
+                    at: recipe.location(of: key + ".fade_in")))
         }
         if !problems.isEmpty { throw DiagnosticList(problems) }
     }

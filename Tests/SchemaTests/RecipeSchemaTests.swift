@@ -270,6 +270,15 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "ogg over 200 kHz", base + "output: { format: ogg, sample_rate: 384000 }\n", schema: "$.output.sample_rate",
             parser: "libvorbis goes up to 200000 Hz"),
+        // issue 16: synth beds and layers
+        RejectedRecipe(
+            "binaural with one value", base + "bed: { synth: binaural 200 Hz }\n", schema: "$.bed.synth",
+            parser: "it needs a carrier and a beat"),
+        RejectedRecipe(
+            "bed layers empty", base + "bed: []\n", schema: "$.bed", parser: "bed: expected a list of bed layers"),
+        RejectedRecipe(
+            "bed layer without a source", base + "bed: [ { synth: pink-noise }, { gain: -6 dB } ]\n", schema: "$.bed[1]",
+            parser: "bed.1: expected 'file: <path>' or 'synth:"),
     ]
 
     /// The schema's verdicts on every row of `rejected`, from one run of the script.
@@ -420,6 +429,9 @@ struct RecipeSchemaTests {
         AcceptedRecipe("prompt until", base + "voice: { prompts: [ { on: inhale, until: 'practice + 10s', text: In } ] }\n"),
         AcceptedRecipe("opus at 48 kHz, m4a at 44.1 kHz", base + "output: { format: opus, sample_rate: 48 kHz }\n"),
         AcceptedRecipe("m4a at 44.1 kHz", base + "output: { format: m4a, sample_rate: '44.1kHz' }\n"),
+        AcceptedRecipe(
+            "synth beds and layers",
+            base + "bed: [ { synth: binaural 200 Hz 10 Hz, gain: -6 dB }, { synth: 'isochronic 0.2kHz 7.83Hz' }, { file: beds/rain.ogg } ]\n"),
     ]
 
     /// The schema's verdicts on every row of `accepted`, from one run of the script.

@@ -2,11 +2,13 @@ import AudioCore
 import AudioIO
 import DSP
 
-/// The bed of a track: file (looped with equal-power crossfades), synth, or silence; scaled and faded.
+/// The bed of a track: its layers (file, looped with equal-power crossfades; synth; or none for
+/// silence), each scaled and faded, summed, then ducked under the voice.
 ///
 /// Writes (overwrites) a block at a time. A file bed shorter than the track
 /// loops with period `bed − crossfade`: at each seam the tail of one pass
 /// fades out while the head of the next fades in, with out² + in² = 1.
+/// Ducking lowers the sum, so every layer drops by the same depth (recipe-v1.1 § Beds).
 struct BedSource {
     enum Kind {
         case silence
@@ -14,42 +16,69 @@ struct BedSource {
         case synth(NoiseGenerator)
     }
 
-    private var kind: Kind
-    private let gain: Float
-    private let envelope: FadeEnvelope
+    /// One layer of `bed:` (a recipe's single bed is one layer).
+    struct Layer {
+        var kind: Kind
+        let gain: Float
+        let envelope: FadeEnvelope
+    }
+
+    private var layers: [Layer]
     /// The bed's gain under voice prompts; nil: no prompt ducks it.
     private let duck: DuckCurve?
     private let channels: Int
     private let totalFrames: Int64
     private var scratch: [Float]
+    /// The second and later layers are rendered here, then added.
+    private var layerScratch: [Float]
 
-    init(kind: Kind, gain: Float, envelope: FadeEnvelope, duck: DuckCurve?, channels: Int, totalFrames: Int64) {
-        self.kind = kind
-        self.gain = gain
-        self.envelope = envelope
+    init(layers: [Layer], duck: DuckCurve?, channels: Int, totalFrames: Int64) {
+        self.layers = layers
         self.duck = duck
         self.channels = channels
         self.totalFrames = totalFrames
         self.scratch = [Float](repeating: 0, count: Block.frames * channels)
+        self.layerScratch = layers.count > 1 ? [Float](repeating: 0, count: Block.frames * channels) : []
     }
 
     /// Fills `count` frames of `out` with the bed at track frames [start, start+count).
     mutating func render(into out: UnsafeMutableBufferPointer<Float>, from start: Int64, count: Int) throws(AudioError) {
-        switch kind {
+        guard !layers.isEmpty else {
+            out.baseAddress!.update(repeating: 0, count: count * channels)
+            return
+        }
+        try renderLayer(0, into: out, from: start, count: count)
+        if layers.count > 1 {
+            var mix = layerScratch
+            layerScratch = []
+            defer { layerScratch = mix }
+            try mix.withUnsafeMutableBufferPointer { (buffer) throws(AudioError) in
+                for index in 1..<layers.count {
+                    try renderLayer(index, into: buffer, from: start, count: count)
+                    for i in 0..<(count * channels) { out[i] += buffer[i] }
+                }
+            }
+        }
+        duck?.apply(out, channels: channels, from: start, count: count)
+    }
+
+    /// Layer `index`, scaled and faded, into `out` (overwriting).
+    private mutating func renderLayer(_ index: Int, into out: UnsafeMutableBufferPointer<Float>, from start: Int64, count: Int) throws(AudioError) {
+        switch layers[index].kind {
         case .silence:
             out.baseAddress!.update(repeating: 0, count: count * channels)
             return
         case .synth(var generator):
             generator.render(into: out, frames: count)
-            kind = .synth(generator)
+            layers[index].kind = .synth(generator)
         case .file(let bed, let crossfade):
             try renderFile(bed, crossfade: crossfade, into: out, from: start, count: count)
         }
+        let gain = layers[index].gain
         if gain != 1 {
             for i in 0..<(count * channels) { out[i] *= gain }
         }
-        envelope.apply(out, channels: channels, from: start, count: count)
-        duck?.apply(out, channels: channels, from: start, count: count)
+        layers[index].envelope.apply(out, channels: channels, from: start, count: count)
     }
 
     private mutating func renderFile(

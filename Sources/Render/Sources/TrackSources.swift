@@ -6,9 +6,8 @@ import Timeline
 
 /// Everything a track's mix draws on, prepared once: the bed, every cue sound and prompt clip.
 struct TrackSources {
-    private let bedKind: () -> BedSource.Kind
-    private let bedGain: Float
-    private let envelope: FadeEnvelope
+    /// The bed's layers, fresh for each pass (a synth restarts at frame 0).
+    private let bedLayers: () -> [BedSource.Layer]
     private let sounds: [[Float]]
     private let events: [CueTrack.Event]
     private let channels: Int
@@ -33,8 +32,13 @@ struct TrackSources {
         var assets: AssetFolder?
         do { assets = try AssetFolder.locate(recipePath: recipe.file, override: assetsOverride) } catch { problems.append(error) }
 
-        var kind: () -> BedSource.Kind = { .silence }
-        if let bed = recipe.bed {
+        var layers: [() -> BedSource.Layer] = []
+        for (index, bed) in recipe.beds.enumerated() {
+            // a single bed's keys are `bed.file`, a layer's `bed.0.file`
+            let path = recipe.bedIsLayered ? "bed.\(index)" : "bed"
+            let gain = Float(Gain.linear(dB: bed.gainDB))
+            let envelope = FadeEnvelope(
+                fadeInFrames: bed.fadeIn.frame(at: rate), fadeOutFrames: bed.fadeOut.frame(at: rate), totalFrames: timeline.totalFrames)
             switch bed.source {
             case .synth(let synth):
                 let noise: NoiseGenerator.Kind =
@@ -43,37 +47,40 @@ struct TrackSources {
                     case .brownNoise: .brown
                     case .whiteNoise: .white
                     case .drone(let hz): .drone(hertz: hz)
+                    case .binaural(let carrier, let beat): .binaural(carrier: carrier, beat: beat)
+                    case .isochronic(let carrier, let beat): .isochronic(carrier: carrier, beat: beat)
                     }
-                kind = { .synth(NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: seed)) }
-            case .file(let path):
+                // the first layer keeps the seed a single bed has always had; the others get their own
+                let layerSeed = index == 0 ? seed : seed &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03
+                layers.append {
+                    BedSource.Layer(
+                        kind: .synth(NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: layerSeed)), gain: gain,
+                        envelope: envelope)
+                }
+            case .file(let file):
                 do throws(Diagnostic) {
                     guard let assets else {
                         throw Diagnostic(
-                            "bed.file: no assets folder found above the recipe (use --assets DIR)",
-                            at: recipe.location(of: "bed.file"), kind: .noInput)
+                            "\(path).file: no assets folder found above the recipe (use --assets DIR)",
+                            at: recipe.location(of: path + ".file"), kind: .noInput)
                     }
-                    let resolved = try assets.resolve(path, key: "bed.file", in: recipe)
+                    let resolved = try assets.resolve(file, key: path + ".file", in: recipe)
                     do {
                         let prepared = try beds.bed(
                             path: resolved, sampleRate: rate, channels: channels, needed: timeline.totalFrames, expected: expected[resolved])
                         let crossfade = min(bed.crossfade.frame(at: rate), prepared.frames / 2)
-                        kind = { .file(prepared, crossfade: crossfade) }
+                        layers.append { BedSource.Layer(kind: .file(prepared, crossfade: crossfade), gain: gain, envelope: envelope) }
                     } catch {
                         throw Diagnostic(
-                            "bed.file: \(path): \(error.operation) failed: \(error.reason)",
-                            at: recipe.location(of: "bed.file"), kind: error.kind)
+                            "\(path).file: \(file): \(error.operation) failed: \(error.reason)",
+                            at: recipe.location(of: path + ".file"), kind: error.kind)
                     }
                 } catch {
                     problems.append(error)
                 }
             }
         }
-        self.bedKind = kind
-        self.bedGain = Float(Gain.linear(dB: recipe.bed?.gainDB ?? 0))
-        self.envelope = FadeEnvelope(
-            fadeInFrames: recipe.bed?.fadeIn.frame(at: rate) ?? 0,
-            fadeOutFrames: recipe.bed?.fadeOut.frame(at: rate) ?? 0,
-            totalFrames: timeline.totalFrames)
+        self.bedLayers = { layers.map { $0() } }
 
         var prepared = CueSounds()
         var events: [CueTrack.Event] = []
@@ -98,8 +105,8 @@ struct TrackSources {
         do {
             voice = try VoicePrompts(
                 recipe: recipe, timeline: timeline, assets: assets, expected: expected, clips: clips, firstSound: sounds.count,
-                bed: { [kind, bedGain = Float(Gain.linear(dB: recipe.bed?.gainDB ?? 0)), envelope = self.envelope] in
-                    BedSource(kind: kind(), gain: bedGain, envelope: envelope, duck: nil, channels: channels, totalFrames: timeline.totalFrames)
+                bed: { [bedLayers = self.bedLayers] in
+                    BedSource(layers: bedLayers(), duck: nil, channels: channels, totalFrames: timeline.totalFrames)
                 })
         } catch {
             problems.append(contentsOf: error.diagnostics)
@@ -140,17 +147,15 @@ struct TrackSources {
         return try makeMix(from: 0, to: totalFrames)
     }
 
-    /// Whether a mix can start part-way (a file bed or none: synth noise runs from frame 0).
+    /// Whether a mix can start part-way (file beds or none: a synth runs from frame 0).
     var canStartAnywhere: Bool {
-        if case .synth = bedKind() { return false }
-        return true
+        !bedLayers().contains { if case .synth = $0.kind { true } else { false } }
     }
 
     /// A mix of frames [start, end) only: one thread's share of an analysis pass.
     func makeMix(from start: Int64, to end: Int64) throws(AudioError) -> MixSource {
         precondition(start == 0 || canStartAnywhere, "a synth bed cannot start part-way")
-        let bed = BedSource(
-            kind: bedKind(), gain: bedGain, envelope: envelope, duck: duck.isFlat ? nil : duck, channels: channels, totalFrames: totalFrames)
+        let bed = BedSource(layers: bedLayers(), duck: duck.isFlat ? nil : duck, channels: channels, totalFrames: totalFrames)
         let cues = CueTrack(sounds: sounds, events: events, channels: channels)
         return MixSource(bed: bed, cues: cues, channels: channels, totalFrames: totalFrames, start: start, end: end)
     }

@@ -86,7 +86,7 @@ extension TrackRenderer {
     /// shorter than `PreparedBed.minimumSeconds`. The renderer checks the same while decoding.
     static func checkHeader(of header: AssetHeaders.Header, path: String, key: String, outputRate: Int) throws(AudioError) {
         try SampleRateConverter.checkRatio(inputRate: header.sampleRate, outputRate: outputRate, name: path)
-        if key == "bed.file" {
+        if key.hasPrefix("bed.") {
             if let frames = header.knownFrames { try PreparedBed.checkLength(frames: frames, rate: header.sampleRate, path: path) }
         } else {
             // a cue file or a prompt clip: both at most 60 s
