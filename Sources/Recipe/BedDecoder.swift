@@ -17,15 +17,12 @@ extension DecodeContext {
         guard case .sequence(let items) = document[node].content else {
             return layer(node, path: "bed", sampleRate: sampleRate, channels: channels).map { ([$0], false) }
         }
-        let what = "a list of bed layers, each a mapping with 'file:' or 'synth:'"
-        guard !items.isEmpty else {
-            expected(what, at: node, path: "bed", reason: "for no bed, write 'bed: none' or leave it out")
-            return nil
-        }
-        guard items.count <= RecipeLimits.maxBedLayers else {
-            expected("at most \(RecipeLimits.maxBedLayers) bed layers", at: node, path: "bed", reason: "\(items.count) layers")
-            return nil
-        }
+        guard
+            boundedList(
+                node, path: "bed", what: "a list of bed layers, each a mapping with 'file:' or 'synth:'",
+                whenEmpty: "for no bed, write 'bed: none' or leave it out", limit: RecipeLimits.maxBedLayers, noun: "bed layers",
+                counting: "layers") != nil
+        else { return nil }
         let before = problemCount
         var layers: [Bed] = []
         for (index, item) in items.enumerated() {

@@ -248,6 +248,23 @@ struct DecodeContext {
     }
 
     /// A value read by one of the `Units` parsers.
+    /// The items of the list at `node`: 1 to `limit` of them, else reported and nil. `whenEmpty` says
+    /// what to write instead of an empty list (or of a value that is not a list); past the limit the
+    /// message says `at most <limit> <noun>` and counts the items found as `<count> <counting>`.
+    mutating func boundedList(
+        _ node: NodeID, path: String, what: String, whenEmpty: String, limit: Int, noun: String, counting: String
+    ) -> [NodeID]? {
+        guard case .sequence(let items) = document[node].content, !items.isEmpty else {
+            expected(what, at: node, path: path, reason: whenEmpty)
+            return nil
+        }
+        guard items.count <= limit else {
+            expected("at most \(limit) \(noun)", at: node, path: path, reason: "\(items.count) \(counting)")
+            return nil
+        }
+        return items
+    }
+
     mutating func unit<T>(_ node: NodeID, path: String, what: String, _ parse: (String) -> Result<T, UnitError>) -> T? {
         remember(path, node)
         guard let text = text(node) else {

@@ -66,19 +66,12 @@ extension DecodeContext {
             return nil
         }
         remember("variants.duration", list)
-        let listWhat = "a list of lengths like [5m, 10m, 20m]"
-        guard case .sequence(let items) = document[list].content else {
-            expected(listWhat, at: list, path: "variants.duration", reason: "for one length, write 'duration:' at the top and leave out 'variants:'")
-            return nil
-        }
-        guard !items.isEmpty else {
-            expected(listWhat, at: list, path: "variants.duration", reason: "for one length, write 'duration:' at the top and leave out 'variants:'")
-            return nil
-        }
-        guard items.count <= RecipeLimits.maxVariants else {
-            expected("at most \(RecipeLimits.maxVariants) variants", at: list, path: "variants.duration", reason: "\(items.count) lengths")
-            return nil
-        }
+        guard
+            let items = boundedList(
+                list, path: "variants.duration", what: "a list of lengths like [5m, 10m, 20m]",
+                whenEmpty: "for one length, write 'duration:' at the top and leave out 'variants:'", limit: RecipeLimits.maxVariants,
+                noun: "variants", counting: "lengths")
+        else { return nil }
         let before = problemCount
         var read: [(ExactSeconds, NodeID)] = []
         var seen: [String: Int] = [:]

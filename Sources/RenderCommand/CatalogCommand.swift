@@ -11,14 +11,7 @@ enum CatalogCommand {
         let output = options.output ?? "dist"
         let hashes = AssetHashes()
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars, format: options.format)
-        if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
-            printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
-            return .noInput
-        }
-        for problem in plan.scanProblems { printError("\(problem)") }
-        // a recipe's variants share its warnings: each is printed once
-        var printed = Set<Diagnostic>()
-        for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { printError("\(warning)") }
+        guard announce(plan, inputs: inputs) else { return .noInput }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         if !plan.scanProblems.isEmpty && options.shard == nil {
             printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
@@ -50,16 +43,28 @@ enum CatalogCommand {
         return failure(scan: plan.scanProblems, recipes: report(summary.failed)) ?? overBudget
     }
 
-    static func check(inputs: [String], options: Options) -> FailureKind? {
+    /// The plan of `--check` and `--plan` (nothing fingerprinted), its scan problems and warnings
+    /// printed; nil (after saying so) when the inputs hold no recipe.
+    static func checkedPlan(inputs: [String], options: Options) -> CatalogPlan? {
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true, format: options.format)
+        return announce(plan, inputs: inputs) ? plan : nil
+    }
+
+    /// Prints the scan's problems and the warnings (a recipe's variants share its warnings: each once);
+    /// false, after saying so, when the inputs hold no recipe.
+    private static func announce(_ plan: CatalogPlan, inputs: [String]) -> Bool {
         if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
-            return .noInput
+            return false
         }
         for problem in plan.scanProblems { printError("\(problem)") }
-        // a recipe's variants share its warnings: each is printed once
         var printed = Set<Diagnostic>()
         for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { printError("\(warning)") }
+        return true
+    }
+
+    static func check(inputs: [String], options: Options) -> FailureKind? {
+        guard let plan = checkedPlan(inputs: inputs, options: options) else { return .noInput }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         let failure = failure(scan: plan.scanProblems, recipes: report(plan.failures))
         if !options.quiet {

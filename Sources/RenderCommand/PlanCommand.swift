@@ -10,14 +10,7 @@ import Timeline
 /// output's frames, format and expected size. It checks what `--check` checks, with its exit codes.
 enum PlanCommand {
     static func plan(inputs: [String], options: Options) -> FailureKind? {
-        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true, format: options.format)
-        if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
-            CatalogCommand.printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
-            return .noInput
-        }
-        for problem in plan.scanProblems { CatalogCommand.printError("\(problem)") }
-        var printed = Set<Diagnostic>()
-        for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { CatalogCommand.printError("\(warning)") }
+        guard let plan = CatalogCommand.checkedPlan(inputs: inputs, options: options) else { return .noInput }
         // one recipe file: the output goes where `render RECIPE [-o FILE]` would put it; a folder: into the bundle
         var isFolder: ObjCBool = false
         let single = inputs.count == 1 && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && isFolder.boolValue)
@@ -141,18 +134,11 @@ enum TrackPlanText {
 
     /// `1:02:03.250` or `4:42.000`: an exact time to the millisecond (halves up).
     static func clock(_ time: ExactSeconds) -> String {
-        let ms = (time.nanoseconds + 500_000) / 1_000_000
-        return clockText(ms)
+        RenderCommand.clock(milliseconds: (time.nanoseconds + 500_000) / 1_000_000)
     }
 
     /// The time of frame `frame` at `rate`, as a player shows it: `frame / rate`, to the millisecond.
     static func frameClock(_ frame: Int64, _ rate: Int) -> String {
-        let ms = (Int128(frame) * 1000 * 2 + Int128(rate)) / (2 * Int128(rate))
-        return clockText(Int64(ms))
-    }
-
-    private static func clockText(_ ms: Int64) -> String {
-        let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
-        return h > 0 ? String(format: "%d:%02d:%02d.%03d", h, m, s, f) : String(format: "%d:%02d.%03d", m, s, f)
+        RenderCommand.clock(milliseconds: Int64((Int128(frame) * 1000 * 2 + Int128(rate)) / (2 * Int128(rate))))
     }
 }

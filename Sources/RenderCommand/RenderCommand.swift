@@ -170,8 +170,10 @@ public enum RenderCommand {
         }
     }
 
-    static func clock(_ seconds: Double) -> String {
-        let ms = Int((seconds * 1000).rounded())
+    static func clock(_ seconds: Double) -> String { clock(milliseconds: Int64((seconds * 1000).rounded())) }
+
+    /// `1:02:03.250` or `4:42.000`.
+    static func clock(milliseconds ms: Int64) -> String {
         let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
         return h > 0 ? String(format: "%d:%02d:%02d.%03d", h, m, s, f) : String(format: "%d:%02d.%03d", m, s, f)
     }

@@ -81,6 +81,7 @@ struct TrackSources {
             }
         }
         self.bedLayers = { layers.map { $0() } }
+        self.canStartAnywhere = !recipe.beds.contains { if case .synth = $0.source { true } else { false } }
 
         var prepared = CueSounds()
         var events: [CueTrack.Event] = []
@@ -148,9 +149,7 @@ struct TrackSources {
     }
 
     /// Whether a mix can start part-way (file beds or none: a synth runs from frame 0).
-    var canStartAnywhere: Bool {
-        !bedLayers().contains { if case .synth = $0.kind { true } else { false } }
-    }
+    let canStartAnywhere: Bool
 
     /// A mix of frames [start, end) only: one thread's share of an analysis pass.
     func makeMix(from start: Int64, to end: Int64) throws(AudioError) -> MixSource {
