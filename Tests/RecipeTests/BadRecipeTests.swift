@@ -39,7 +39,7 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
         BadRecipe("unknown key, suggestion", "pattern: box\ndurration: 5m\n", at: 2, 1,
                   "unknown key 'durration' (did you mean 'duration'?)"),
         BadRecipe("unknown key, allowed list", ok + "zzz: 1\n", at: 3, 1,
-                  "unknown key 'zzz' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, end_on, pattern"),
+                  "unknown key 'zzz' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern"),
         BadRecipe("unknown nested key", ok + "bed: { synth: drone, gian: -3 dB }\n", at: 3, 22,
                   "unknown key 'gian' in 'bed' (did you mean 'gain'?)"),
         BadRecipe("unknown output key", ok + "output:\n  smaple_rate: 44100\n", at: 4, 3,
