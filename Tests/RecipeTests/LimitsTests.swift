@@ -12,11 +12,17 @@ import Testing
         return yaml + use
     }
 
+    /// The best of three runs: a pause of a busy machine (the suites run side by side on 2
+    /// cores) can spoil one measurement, but a real cost (quadratic work) comes back every time.
     func timed(_ body: () -> [Diagnostic]) -> (Duration, [Diagnostic]) {
         let clock = ContinuousClock()
         var result: [Diagnostic] = []
-        let elapsed = clock.measure { result = body() }
-        return (elapsed, result)
+        var best = Duration.seconds(Int64.max)
+        for _ in 0..<3 {
+            best = min(best, clock.measure { result = body() })
+            if best < .milliseconds(250) { break }
+        }
+        return (best, result)
     }
 
     @Test func billionLaughsIsSharedNotExpanded() {
