@@ -50,6 +50,8 @@ extension Recipe {
             // added only when given, so the seeds of recipes without limits stay as they were
             if let limit = cueLimits[name] { add("cue.\(name).limit", Self.limitText(until: limit.until, cycles: limit.cycles)) }
         }
+        // added only when given, like the limits
+        if let ticks { add("ticks", "\(ticks.every)|\(ticks.kinds?.joined(separator: ",") ?? "all")") }
         add("output.sample_rate", String(output.sampleRate))
         add("output.channels", String(output.channels))
         add("output.format", output.format?.rawValue ?? "~")

@@ -3,7 +3,10 @@ import AudioCore
 /// `cues:` — what sounds when a phase of each kind starts, plus `start` and `end`.
 extension DecodeContext {
     /// The keys a cue mapping may hold (`tone` keys, or `file` and `gain`).
-    static let cueKeys = ["tone", "preset", "length", "gain", "envelope", "harmonics", "file", "until", "cycles"]
+    static let cueKeys = ["tone", "preset", "length", "gain", "envelope", "harmonics", "file", "until", "cycles", "every", "on"]
+    /// The cue that sounds inside phases (recipe-v1.1 § Ticks), and the keys only it takes.
+    static let tickCue = "tick"
+    static let tickKeys = ["every", "on"]
     /// Cue names that are not phase kinds: the first phase's start, the last phase's end.
     static let boundaryCues = ["start", "end"]
 
@@ -12,17 +15,18 @@ extension DecodeContext {
     /// Each cue's `until:` and `cycles:` (and the cues-wide ones, merged into each) come back in `limits`.
     mutating func cues(
         _ node: NodeID, pattern: Pattern?, sampleRate: Int, named: Set<String> = []
-    ) -> (sounds: [String: CueSound], limits: [String: CueLimit])? {
+    ) -> (sounds: [String: CueSound], limits: [String: CueLimit], ticks: Ticks?)? {
         remember("cues", node)
-        if text(node) == "none" { return ([:], [:]) }  // `cues: none`, like `cues: {}`: nothing sounds
+        if text(node) == "none" { return ([:], [:], nil) }  // `cues: none`, like `cues: {}`: nothing sounds
         let before = problemCount
         guard let fields = fields(of: node, path: "cues", allowed: nil, what: "a mapping from phase kind to cue, like 'inhale: bell'") else {
             return nil
         }
         var kinds: [String] = []
         for phase in pattern?.phases ?? [] where !kinds.contains(phase.kind) { kinds.append(phase.kind) }
-        let allowed = kinds + Self.boundaryCues
+        let allowed = kinds + Self.boundaryCues + (kinds.contains(Self.tickCue) ? [] : [Self.tickCue])
         var cues: [String: CueSound] = [:]
+        var ticks: Ticks?
         var limits: [String: CueLimit] = [:]
         // `until:` and `cycles:` beside the cues limit all of them (unless the pattern has phases of those kinds)
         var shared = CueLimit()
@@ -51,13 +55,16 @@ extension DecodeContext {
                 continue
             }
             var limit = CueLimit()
-            if case .some(.some(let sound)) = cue(value, path: path, sampleRate: sampleRate, limit: &limit) {
+            let isTick = kind == Self.tickCue && !kinds.contains(Self.tickCue)
+            var tick: Ticks? = isTick ? Ticks() : nil
+            if case .some(.some(let sound)) = cue(value, path: path, sampleRate: sampleRate, limit: &limit, tick: &tick, kinds: kinds) {
                 cues[kind] = sound
                 let merged = limit.over(shared)
                 if merged != CueLimit() { limits[kind] = merged }
+                if isTick { ticks = tick }
             }
         }
-        return problemCount == before ? (cues, limits) : nil
+        return problemCount == before ? (cues, limits, ticks) : nil
     }
 
     /// The keys that limit a cue to part of the session, in a cue's mapping or beside the cues.
@@ -110,7 +117,10 @@ extension DecodeContext {
 
     /// One cue: `none` (`.some(nil)`), a preset name, `{ tone: … }`, `{ preset: … }` or `{ file: … }`;
     /// nil after a problem. A mapping's `until:` and `cycles:` go to `limit`.
-    private mutating func cue(_ node: NodeID, path: String, sampleRate: Int, limit: inout CueLimit) -> CueSound?? {
+    /// `tick` (non-nil for the tick cue) takes its `every:` and `on:`; `kinds` are the pattern's.
+    private mutating func cue(
+        _ node: NodeID, path: String, sampleRate: Int, limit: inout CueLimit, tick: inout Ticks?, kinds: [String]
+    ) -> CueSound?? {
         remember(path, node)
         let what = "none, a preset (\(DiagnosticText.list(CuePresets.names))), or a mapping with 'tone:', 'preset:' or 'file:'"
         if let name = text(node) {
@@ -123,6 +133,22 @@ extension DecodeContext {
         let before = problemCount
         guard let fields = fields(of: node, path: path, allowed: Self.cueKeys, what: what) else { return nil }
         if let value = fields["until"] { limit.until = until(value, path: path + ".until") }
+        if tick != nil {
+            if let value = fields["every"] {
+                if let every = duration(value, path: path + ".every", positive: true) {
+                    if every < RecipeLimits.minTickInterval {
+                        expected("a time between ticks of at least 100ms", at: value, path: path + ".every", reason: "ticks closer than 100 ms blur into a buzz")
+                    } else {
+                        tick?.every = every
+                    }
+                }
+            }
+            if let value = fields["on"] { tick?.kinds = tickKinds(value, path: path + ".on", kinds: kinds) }
+        } else {
+            for key in Self.tickKeys where fields.has(key) {
+                error("\(path).\(key): applies to the 'tick' cue only (it sounds inside phases); a phase's cue sounds at its start", at: fields.keys[key] ?? node)
+            }
+        }
         if let value = fields["cycles"] { limit.cycles = cycles(value, path: path + ".cycles", every: "to sound on every cycle") }
         if let presetNode = fields["preset"] {
             for key in ["tone", "file"] where fields.has(key) {
@@ -161,6 +187,35 @@ extension DecodeContext {
                     : "\(path): expected 'tone: <frequency>' or 'file: <path>', found neither")
             return nil
         }
+    }
+
+    /// `on:` of the tick cue: a phase kind of the pattern, or a list of them.
+    private mutating func tickKinds(_ node: NodeID, path: String, kinds: [String]) -> [String]? {
+        remember(path, node)
+        let items: [NodeID]
+        if case .sequence(let list) = document[node].content {
+            guard !list.isEmpty else {
+                expected("a phase kind or a list of them, like [inhale, exhale]", at: node, path: path, reason: "to tick in every phase, leave out 'on:'")
+                return nil
+            }
+            items = list
+        } else {
+            items = [node]
+        }
+        var chosen: [String] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = items.count == 1 && item == node ? path : "\(path).\(index)"
+            remember(itemPath, item)
+            guard let word = text(item), kinds.contains(word) else {
+                let hint =
+                    text(item).flatMap { Suggestions.closest(to: $0, in: kinds) }.map { "did you mean '\($0)'?" }
+                    ?? "the pattern's kinds: \(DiagnosticText.list(kinds))"
+                expected("a phase kind of the pattern", at: item, path: itemPath, reason: hint)
+                continue
+            }
+            if !chosen.contains(word) { chosen.append(word) }
+        }
+        return chosen.count == Set(items.compactMap { text($0) }).count ? chosen : nil
     }
 
     /// `preset:` of a cue mapping: bell, chime or click.

@@ -34,6 +34,8 @@ public struct Recipe: Sendable {
     /// What sounds when a phase of a kind starts, plus `start` and `end`.
     /// Kinds absent here are silent; `none` is stored as absent.
     public var cues: [String: CueSound]
+    /// Where the `tick` cue (its sound is `cues["tick"]`) sounds inside phases (recipe-v1.1 § Ticks); nil: no ticks.
+    public var ticks: Ticks?
     /// `until:` and `cycles:` of the cues that sound for only part of the session, by cue name;
     /// a cue absent here sounds at every onset. A cues-wide limit is already merged into each cue.
     public var cueLimits: [String: CueLimit] = [:]
@@ -224,6 +226,23 @@ public struct CueLimit: Sendable, Equatable {
 
     /// This limit with `other`'s keys where this one has none (a cue's own keys over the cues-wide ones).
     public func over(_ other: CueLimit) -> CueLimit { CueLimit(until: until ?? other.until, cycles: cycles ?? other.cycles) }
+}
+
+/// The tick cue's `every` and `on` (recipe-v1.1 § Ticks): it sounds at each phase's start + k × `every`,
+/// k = 1, 2, … while before the phase's end, in phases of the kinds listed.
+public struct Ticks: Sendable, Equatable {
+    /// The time between ticks: at least 100 ms (`RecipeLimits.minTickInterval`).
+    public var every: ExactSeconds
+    /// The phase kinds that tick, in the order written; nil: every kind.
+    public var kinds: [String]?
+
+    /// `every: 1s`, the spec's default.
+    public static let defaultEvery = ExactSeconds(seconds: 1)
+
+    public init(every: ExactSeconds = Ticks.defaultEvery, kinds: [String]? = nil) {
+        self.every = every
+        self.kinds = kinds
+    }
 }
 
 public enum CueSound: Sendable, Equatable {

@@ -106,11 +106,13 @@ extension DecodeContext {
         }
         let cues: [String: CueSound]?
         var cueLimits: [String: CueLimit] = [:]
+        var ticks: Ticks?
         let named = namedKinds(cues: top["cues"], voice: top["voice"])
         if let node = top["cues"] {
             let read = self.cues(node, pattern: pattern, sampleRate: output.sampleRate, named: named)
             cues = read?.sounds
             cueLimits = read?.limits ?? [:]
+            ticks = read?.ticks
         } else {
             cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
         }
@@ -138,6 +140,7 @@ extension DecodeContext {
         recipe.beds = beds
         recipe.bedIsLayered = bedIsLayered
         recipe.cueLimits = cueLimits
+        recipe.ticks = ticks
         recipe.variantDurations = (variants ?? nil)?.map(\.0) ?? []
         return recipe
     }

@@ -59,6 +59,11 @@ public enum RecipeLimits {
     public static let maxCueSoundPerTrack = 8
     /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
     public static let maxHarmonics = 16
+    /// The shortest `every` of the tick cue: 100 ms (recipe-v1.1 § Ticks).
+    public static let minTickInterval = ExactSeconds(nanoseconds: 100_000_000)
+    /// The most ticks one track holds: 100,000 (a day of 1-second ticks is 86,400). Each is a cue
+    /// event, a cue sheet entry and a sound mixed in.
+    public static let maxTicksPerTrack = 100_000
     /// The most layers of a `bed:` list: 8 (each is decoded or synthesized for the whole track).
     public static let maxBedLayers = 8
 

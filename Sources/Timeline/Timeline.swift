@@ -79,10 +79,12 @@ public struct Timeline: Sendable {
             if let sound = recipe.cues["start"], limits.sounds("start", cycle: 0, frame: first.startFrame) {
                 cues.append(CueEvent(name: "start", phase: first.index, frame: first.startFrame, sound: sound))
             }
+            let tick = try TickPlacement(recipe: recipe, phases: phases)
             for phase in phases {
                 if let sound = recipe.cues[phase.kind], limits.sounds(phase.kind, cycle: phase.cycle, frame: phase.startFrame) {
                     cues.append(CueEvent(name: phase.kind, phase: phase.index, frame: phase.startFrame, sound: sound))
                 }
+                tick?.append(in: phase, rate: rate, limits: limits, to: &cues)
             }
             if let sound = recipe.cues["end"], last.endFrame < totalFrames, limits.sounds("end", cycle: last.cycle, frame: last.endFrame) {
                 cues.append(CueEvent(name: "end", phase: last.index, frame: last.endFrame, sound: sound))
