@@ -1092,6 +1092,44 @@ recipe["$defs"]["presetCue"] = {
     "properties": {"preset": {"description": "The preset whose tone this is.", "enum": ["bell", "chime", "click"]}, **_tone_keys},
 }
 
+# the tick cue (recipe-v1.1 § Ticks): any cue mapping plus 'every' and 'on'
+_tick_keys = {
+    "every": ref(
+        "positiveDuration",
+        "The time between ticks inside a phase, at least 100 ms (the renderer refuses less): ticks sound at the "
+        "phase's start + k × every, k = 1, 2, … while before its end.",
+        default="1s",
+        examples=["1s"],
+    ),
+    "on": {
+        "title": "a phase kind, or a list of them",
+        "description": "The phase kinds that tick (default: every kind); each must be a kind of the pattern.",
+        "anyOf": [
+            {"type": "string", "pattern": CUE_NAME},
+            {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": CUE_NAME}},
+        ],
+        "examples": [["inhale", "exhale"]],
+    },
+}
+recipe["$defs"]["tickCue"] = {
+    "title": "none, a preset (bell, chime, click), or a mapping with 'tone:', 'preset:' or 'file:', and 'every:' and 'on:'",
+    "description": (
+        "The cue that sounds inside phases (recipe-v1.1 § Ticks), listed in the cue sheet as cues named 'tick'. "
+        "(A pattern with a phase kind 'tick' uses this name for that phase's cue instead.)"
+    ),
+    "anyOf": [{"enum": ["none", "bell", "chime", "click"]}]
+    + [
+        {**recipe["$defs"][name], "properties": {**recipe["$defs"][name]["properties"], **_tick_keys}}
+        for name in ["toneCue", "presetCue", "fileCue"]
+    ],
+}
+recipe["$defs"]["cues"]["properties"]["tick"] = ref("tickCue", "Ticks inside phases, every 1 s unless 'every:' says.")
+for rule in recipe["allOf"]:
+    names = rule.get("then", {}).get("properties", {}).get("cues", {}).get("propertyNames", {})
+    if "enum" in names and "tick" not in names["enum"]:
+        names["enum"].append("tick")
+        names["description"] = names["description"].replace("start and end", "start, end and tick")
+
 dump(recipe, f"{OUT}/recipe.schema.json")
 
 

@@ -48,7 +48,7 @@ extension DecodeContext {
                 let patternName = pattern.builtin ?? pattern.name
                 let hint =
                     Suggestions.closest(to: kind, in: allowed).map { " (did you mean '\($0)'?)" }
-                    ?? " (its kinds: \(DiagnosticText.list(kinds)); also start, end)"
+                    ?? " (its kinds: \(DiagnosticText.list(kinds)); also \(DiagnosticText.list(allowed.filter { !kinds.contains($0) })))"
                 error(
                     "cue \(DiagnosticText.quoted(kind)) matches no phase of pattern '\(DiagnosticText.clip(patternName))'\(hint)",
                     at: fields.keys[kind] ?? value)

@@ -128,7 +128,7 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
         BadRecipe("cue kind with suggestion", ok + "cues: { inhle: bell }\n", at: 3, 9,
                   "cue 'inhle' matches no phase of pattern 'box' (did you mean 'inhale'?)"),
         BadRecipe("cue kind without suggestion", ok + "cues: { work: bell }\n", at: 3, 9,
-                  "cue 'work' matches no phase of pattern 'box' (its kinds: inhale, hold, exhale; also start, end)"),
+                  "cue 'work' matches no phase of pattern 'box' (its kinds: inhale, hold, exhale; also start, end, tick)"),
         BadRecipe("unknown preset", ok + "cues: { start: chimes }\n", at: 3, 16, "cues.start: expected none, a preset (bell, chime, click)",
                   "found 'chimes'", "did you mean 'chime'?"),
         BadRecipe("zero phase", "cycles: 1\npattern:\n  phases:\n    - inhale: 0s\n", at: 4, 15, "pattern.phases.0.inhale", "zero"),
