@@ -111,14 +111,35 @@ public struct CueSheet: Sendable, Equatable {
         public var endFrame: Int64
         public var start: Double
         public var end: Double
-        public init(kind: String, segment: Int? = nil, name: String? = nil, startFrame: Int64, endFrame: Int64, sampleRate: Int) {
+        /// cues-v1.1, on a ramped segment's section: the rates it moves between.
+        public var ramp: Ramp?
+        public init(
+            kind: String, segment: Int? = nil, name: String? = nil, startFrame: Int64, endFrame: Int64, sampleRate: Int, ramp: Ramp? = nil
+        ) {
             self.kind = kind
             self.segment = segment
             self.name = name
+            self.ramp = ramp
             self.startFrame = startFrame
             self.endFrame = endFrame
             self.start = Double(startFrame) / Double(sampleRate)
             self.end = Double(endFrame) / Double(sampleRate)
+        }
+    }
+
+    /// A ramped segment's breath rates (cues-v1.1): cycle k runs at from + (to − from) × min(k, over) / over
+    /// breaths a minute, k counted from 0 in the segment.
+    public struct Ramp: Sendable, Equatable {
+        /// The pattern's own rate, 60 / its cycle in seconds (to 6 decimals).
+        public var fromBPM: DecimalText
+        /// The target rate, as the recipe gives it.
+        public var toBPM: DecimalText
+        /// The cycles the rate moves over.
+        public var over: Int
+        public init(fromBPM: DecimalText, toBPM: DecimalText, over: Int) {
+            self.fromBPM = fromBPM
+            self.toBPM = toBPM
+            self.over = over
         }
     }
 

@@ -108,6 +108,15 @@ extension CueSheet.Section {
         self.endFrame = try o.int64(Key.endFrame)
         self.start = try o.double(Key.start)
         self.end = try o.double(Key.end)
+        self.ramp = try o.optionalObject(Key.ramp).map { r throws(CueSheetError) in try CueSheet.Ramp(reading: r) }
+    }
+}
+
+extension CueSheet.Ramp {
+    fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
+        self.fromBPM = try o.decimal(Key.fromBPM)
+        self.toBPM = try o.decimal(Key.toBPM)
+        self.over = try o.int(Key.over)
     }
 }
 

@@ -90,6 +90,19 @@ extension CueSheet.Section: JSONRow {
         case .endFrame: String(endFrame)
         case .start: JSONText.number(start)
         case .end: JSONText.number(end)
+        case .ramp: ramp.map { ramp in
+            "{ " + CueSheet.Ramp.Key.allCases.map { JSONText.string($0.rawValue) + ": " + ramp.jsonValue($0) }.joined(separator: ", ") + " }"
+        }
+        }
+    }
+}
+
+extension CueSheet.Ramp {
+    func jsonValue(_ key: Key) -> String {
+        switch key {
+        case .fromBPM: fromBPM.jsonNumber
+        case .toBPM: toBPM.jsonNumber
+        case .over: String(over)
         }
     }
 }

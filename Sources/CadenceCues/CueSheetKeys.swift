@@ -48,6 +48,17 @@ extension CueSheet.Section {
         case startFrame = "start_frame"
         case endFrame = "end_frame"
         case start, end
+        /// cues-v1.1, ramped practice sections only.
+        case ramp
+    }
+}
+
+extension CueSheet.Ramp {
+    /// The keys of a section's `ramp` (cues-v1.1).
+    public enum Key: String, CaseIterable, Sendable {
+        case fromBPM = "from_bpm"
+        case toBPM = "to_bpm"
+        case over
     }
 }
 
@@ -87,5 +98,6 @@ extension CueSheet.Audio.Key: JSONKey {}
 extension CueSheet.PatternInfo.Key: JSONKey {}
 extension CueSheet.PatternPhase.Key: JSONKey {}
 extension CueSheet.Section.Key: JSONKey {}
+extension CueSheet.Ramp.Key: JSONKey {}
 extension CueSheet.Phase.Key: JSONKey {}
 extension CueSheet.Cue.Key: JSONKey {}

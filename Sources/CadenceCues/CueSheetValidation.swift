@@ -18,8 +18,8 @@ extension CueSheet {
         guard format == Self.formatName else { throw .notACueSheet(format: format) }
         guard version == Self.supportedVersion else { throw .unsupportedVersion(String(version)) }
         try validateAudio()
-        let practice = try validateSections()
-        try validatePhases(practice: practice)
+        let practices = try validateSections()
+        try validatePhases(practices: practices)
         try validateCues()
         try validateVoice()
     }
@@ -38,10 +38,10 @@ extension CueSheet {
         try checkTime(audio.duration, gives: audio.frames, path: Self.path(Key.audio.rawValue, Audio.Key.duration))
     }
 
-    /// Checks the sections and returns the practice section, if any.
-    private func validateSections() throws(CueSheetError) -> Section? {
+    /// Checks the sections and returns the practice sections (one per program segment, cues-v1.1).
+    private func validateSections() throws(CueSheetError) -> [Section] {
         var previous: (kind: SectionKind, section: Section, position: Int)?
-        var practice: Section?
+        var practices: [Section] = []
         for (i, s) in sections.enumerated() {
             let path = Self.path(.sections, i)
             guard let kind = SectionKind(rawValue: s.kind) else {
@@ -56,7 +56,9 @@ extension CueSheet {
             try checkTime(s.start, gives: s.startFrame, path: Self.path(path, Section.Key.start))
             try checkTime(s.end, gives: s.endFrame, path: Self.path(path, Section.Key.end))
             if let previous {
-                if kind == previous.kind {
+                // a program's practice sections follow each other, their segments counting up from 0
+                let nextSegment = kind == .practice && s.segment != nil && s.segment == previous.section.segment.map { $0 + 1 }
+                if kind == previous.kind, !nextSegment {
                     throw .invalidValue(
                         path: Self.path(path, Section.Key.kind),
                         reason: "a second \(kind.rawValue) section (the first is \(Self.path(.sections, previous.position)))")
@@ -67,13 +69,19 @@ extension CueSheet {
                         .section(previous.kind.rawValue), .section(kind.rawValue), frames: previous.section.endFrame - s.startFrame)
                 }
             }
-            if kind == .practice { practice = s }
+            if kind == .practice { practices.append(s) }
             previous = (kind, s, i)
         }
-        return practice
+        return practices
     }
 
-    private func validatePhases(practice: Section?) throws(CueSheetError) {
+    private func validatePhases(practices: [Section]) throws(CueSheetError) {
+        // the practice is the span of its sections; each phase lies in its segment's section
+        let practice = practices.first.map { first in
+            Section(kind: first.kind, segment: practices.count == 1 ? first.segment : nil, startFrame: first.startFrame, endFrame: practices.last?.endFrame ?? first.endFrame, sampleRate: audio.sampleRate)
+        }
+        var bySegment: [Int: Section] = [:]
+        for section in practices { if let segment = section.segment { bySegment[segment] = section } }
         guard let first = phases.first, let last = phases.last else {
             if let practice, practice.endFrame > practice.startFrame {
                 throw .gap(after: nil, before: nil, frames: practice.startFrame..<practice.endFrame)
@@ -89,10 +97,21 @@ extension CueSheet {
             if let segment = p.segment, segment < 0 {
                 throw .invalidValue(path: Self.path(path, Phase.Key.segment), reason: "must not be negative, found \(segment)")
             }
-            if let segment = p.segment, segment != practice.segment ?? segment {
+            if let segment = p.segment, practices.count == 1, segment != practice.segment ?? segment {
                 throw .invalidValue(
                     path: Self.path(path, Phase.Key.segment),
                     reason: "is \(segment), but the phase lies in the practice section of segment \(practice.segment ?? 0)")
+            }
+            if let segment = p.segment, practices.count > 1 {
+                guard let section = bySegment[segment] else {
+                    throw .invalidValue(path: Self.path(path, Phase.Key.segment), reason: "is \(segment), but no practice section has that segment")
+                }
+                guard section.startFrame <= p.startFrame, p.endFrame <= section.endFrame else {
+                    throw .outOfRange(
+                        path: Self.path(path, Phase.Key.segment),
+                        reason: "is \(segment), but the phase (frames \(p.startFrame)…\(p.endFrame)) lies outside that segment's section "
+                            + "(frames \(section.startFrame)…\(section.endFrame))")
+                }
             }
             if let length = p.length, !(length.value.isFinite && length.value > 0) {
                 throw .invalidValue(path: Self.path(path, Phase.Key.length), reason: "must be a length in seconds above 0, found \(length)")
@@ -120,7 +139,7 @@ extension CueSheet {
             let (a, b) = (phases[i - 1], phases[i])
             if b.startFrame < a.endFrame { throw .overlap(.phase(i - 1), .phase(i), frames: a.endFrame - b.startFrame) }
             if b.startFrame > a.endFrame { throw .gap(after: .phase(i - 1), before: .phase(i), frames: a.endFrame..<b.startFrame) }
-            if b.cycle < a.cycle {
+            if b.cycle < a.cycle, b.segment == a.segment {
                 throw .invalidValue(
                     path: Self.path(Self.path(.phases, i), Phase.Key.cycle), reason: "is \(b.cycle), less than phase \(i - 1)'s \(a.cycle)")
             }

@@ -17,6 +17,7 @@ extension Recipe {
         switch length {
         case .duration(let d): add("duration", d.description)
         case .cycles(let n): add("cycles", String(n))
+        case .program: add("duration", "program")
         }
         add("end_on", endOn.rawValue)
         add("intro", intro.description)
@@ -24,6 +25,20 @@ extension Recipe {
         add("pattern.name", pattern.name)
         for (i, phase) in pattern.phases.enumerated() {
             add("pattern.phase.\(i)", "\(phase.kind)|\(phase.length)|\(phase.label)")
+        }
+        // added only when given, so the seeds of recipes without them stay as they were
+        if let ramp { add("ramp", Self.rampText(ramp)) }
+        for (i, segment) in (program ?? []).enumerated() {
+            let length = switch segment.length {
+            case .cycles(let n): "cycles|\(n)"
+            case .duration(let d): "duration|\(d)"
+            case .program: "program"
+            }
+            add("program.\(i)", "\(segment.name)|\(length)|\(segment.endOn.rawValue)|\(segment.ramp.map(Self.rampText) ?? "~")")
+            add("program.\(i).pattern.name", segment.pattern.name)
+            for (j, phase) in segment.pattern.phases.enumerated() {
+                add("program.\(i).pattern.phase.\(j)", "\(phase.kind)|\(phase.length)|\(phase.label)")
+            }
         }
         // a single bed says `bed.file=…` as it always has (its seeds stay); a list's layers say `bed.0.file=…`
         for (index, bed) in beds.enumerated() {
@@ -108,5 +123,9 @@ extension Recipe {
             if let path = prompt.file { paths.append(("voice.prompts.\(i).file", path)) }
         }
         return paths
+    }
+
+    private static func rampText(_ ramp: Ramp) -> String {
+        "\(Ramp.text(microBPM: ramp.toMicroBPM))|\(ramp.over.map(String.init) ?? "~")"
     }
 }

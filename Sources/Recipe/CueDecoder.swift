@@ -49,8 +49,9 @@ extension DecodeContext {
                 let hint =
                     Suggestions.closest(to: kind, in: allowed).map { " (did you mean '\($0)'?)" }
                     ?? " (its kinds: \(DiagnosticText.list(kinds)); also \(DiagnosticText.list(allowed.filter { !kinds.contains($0) })))"
+                let whose = patternName == "the program" ? "any pattern of the program" : "pattern '\(DiagnosticText.clip(patternName))'"
                 error(
-                    "cue \(DiagnosticText.quoted(kind)) matches no phase of pattern '\(DiagnosticText.clip(patternName))'\(hint)",
+                    "cue \(DiagnosticText.quoted(kind)) matches no phase of \(whose)\(hint)",
                     at: fields.keys[kind] ?? value)
                 continue
             }

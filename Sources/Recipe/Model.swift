@@ -18,7 +18,12 @@ public struct Recipe: Sendable {
 
     public var length: Length
     public var endOn: EndOn
+    /// The pattern of a recipe without `program:`; with one, the first segment's (the title's default).
     public var pattern: Pattern
+    /// `ramp:` at the top level, for the one pattern of a recipe without `program:` (recipe-v1.1 § Ramps).
+    public var ramp: Ramp?
+    /// The segments of `program:` (recipe-v1.1 § Programs), in order; nil: one pattern, `pattern`.
+    public var program: [Segment]?
     public var intro: ExactSeconds
     public var outro: ExactSeconds
 
@@ -105,6 +110,8 @@ public struct Recipe: Sendable {
 public enum Length: Sendable, Equatable {
     case duration(ExactSeconds)
     case cycles(Int)
+    /// A program without a top-level `duration`: intro + every segment + outro.
+    case program
 }
 
 /// `end_on`: with `duration`, the practice holds whole cycles (default) or whole phases.

@@ -9,9 +9,9 @@ extension DecodeContext {
     /// The display name of an inline pattern without `name:`.
     static let defaultPatternName = "Custom Pattern"
 
-    /// Reads `pattern`; nil after reporting a problem.
-    mutating func pattern(_ node: NodeID) -> Pattern? {
-        remember("pattern", node)
+    /// Reads `pattern` (or a program segment's, at `path`: `program.1.pattern`); nil after reporting a problem.
+    mutating func pattern(_ node: NodeID, path: String = "pattern") -> Pattern? {
+        remember(path, node)
         let what = "a built-in pattern (\(DiagnosticText.list(BuiltinPatterns.names))) or a mapping with 'phases'"
         if let name = text(node) {
             if let builtin = BuiltinPatterns.named(name) { return builtin }
@@ -23,37 +23,37 @@ extension DecodeContext {
         }
         guard case .mapping = document[node].content else {
             let isList = if case .sequence = document[node].content { true } else { false }
-            expected(what, at: node, path: "pattern", reason: isList ? "a list of phases goes under 'phases:'" : nil)
+            expected(what, at: node, path: path, reason: isList ? "a list of phases goes under 'phases:'" : nil)
             return nil
         }
         let before = problemCount
-        guard let fields = fields(of: node, path: "pattern", allowed: ["name", "phases"], what: what) else { return nil }
-        let name = fields["name"].flatMap { string($0, path: "pattern.name") } ?? Self.defaultPatternName
+        guard let fields = fields(of: node, path: path, allowed: ["name", "phases"], what: what) else { return nil }
+        let name = fields["name"].flatMap { string($0, path: path + ".name") } ?? Self.defaultPatternName
         guard let phasesNode = fields["phases"] else {
-            missing(["phases"], in: node, "pattern: expected a list of phases under 'phases:' (like '- inhale: 4s'), found none")
+            missing(["phases"], in: node, "\(path): expected a list of phases under 'phases:' (like '- inhale: 4s'), found none")
             return nil
         }
-        let phases = phaseList(phasesNode)
+        let phases = phaseList(phasesNode, path: path + ".phases")
         guard let phases, problemCount == before else { return nil }
         return Pattern(name: name, builtin: nil, phases: phases)
     }
 
     /// Reads `pattern.phases`: 1 to `RecipeLimits.maxPhasesPerPattern` phases.
-    private mutating func phaseList(_ node: NodeID) -> [Phase]? {
-        remember("pattern.phases", node)
+    private mutating func phaseList(_ node: NodeID, path: String) -> [Phase]? {
+        remember(path, node)
         let what = "a list of phases like '- inhale: 4s'"
         guard case .sequence(let items) = document[node].content, !items.isEmpty else {
-            expected(what, at: node, path: "pattern.phases")
+            expected(what, at: node, path: path)
             return nil
         }
         guard items.count <= RecipeLimits.maxPhasesPerPattern else {
-            expected("at most \(RecipeLimits.maxPhasesPerPattern) phases", at: node, path: "pattern.phases", reason: "\(items.count) phases")
+            expected("at most \(RecipeLimits.maxPhasesPerPattern) phases", at: node, path: path, reason: "\(items.count) phases")
             return nil
         }
         var phases: [Phase] = []
         for (index, item) in items.enumerated() {
             if isFull { return nil }
-            if let phase = phase(item, path: "pattern.phases.\(index)") { phases.append(phase) }
+            if let phase = phase(item, path: "\(path).\(index)") { phases.append(phase) }
         }
         return phases.count == items.count ? phases : nil
     }

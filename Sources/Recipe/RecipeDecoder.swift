@@ -4,7 +4,7 @@ import AudioCore
 enum RecipeDecoder {
     /// The keys a recipe may hold at the top level, in the order messages list them.
     static let topKeys = [
-        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "variants", "end_on", "pattern", "intro", "outro",
+        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "variants", "end_on", "pattern", "program", "ramp", "intro", "outro",
         "bed", "cues", "voice", "output",
     ]
 
@@ -63,9 +63,30 @@ extension DecodeContext {
 
         // Output first: the Nyquist checks of tones and drones need its sample rate.
         let output = top["output"].map { self.output($0) } ?? OutputSettings()
-        let pattern = top["pattern"].flatMap { self.pattern($0) }
-        if top["pattern"] == nil {
-            missing(["pattern"], in: root, "expected 'pattern:' (a built-in like box, or a mapping with 'phases'), found none")
+        let endOn =
+            top["end_on"].flatMap { choice($0, path: "end_on", options: EndOn.allCases.map(\.rawValue)) }
+            .flatMap(EndOn.init(rawValue:)) ?? .cycle
+        var pattern: Pattern?
+        var program: [Segment]?
+        var programFailed = false
+        switch (top["pattern"], top["program"]) {
+        case (let node?, nil):
+            pattern = self.pattern(node)
+        case (nil, let node?):
+            program = self.program(node, endOn: endOn)
+            pattern = program?.first?.pattern
+            programFailed = program == nil
+        case (let patternNode?, let programNode?):
+            remember("pattern", patternNode)
+            remember("program", programNode)
+            error(
+                "program: expected either 'pattern:' (one pattern) or 'program:' (segments, each with its own pattern), "
+                    + "found both (pattern at line \(document[patternNode].mark.line)); move the pattern into a segment",
+                at: top.keys["program"] ?? programNode)
+        case (nil, nil):
+            missing(
+                ["pattern", "program"], in: root,
+                "expected 'pattern:' (a built-in like box, or a mapping with 'phases') or 'program:' (a list of segments), found neither")
         }
 
         var id: String?
@@ -87,13 +108,23 @@ extension DecodeContext {
         let delivery =
             top["delivery"].flatMap { choice($0, path: "delivery", options: Delivery.allCases.map(\.rawValue)) }
             .flatMap(Delivery.init(rawValue:)) ?? .bundled
-        let endOn =
-            top["end_on"].flatMap { choice($0, path: "end_on", options: EndOn.allCases.map(\.rawValue)) }
-            .flatMap(EndOn.init(rawValue:)) ?? .cycle
         let intro = top["intro"].flatMap { duration($0, path: "intro", positive: false) } ?? .zero
         let outro = top["outro"].flatMap { duration($0, path: "outro", positive: false) } ?? .zero
         let variants = top["variants"].map { self.variantDurations($0, id: id) }
-        let length = self.length(top, root: root, variants: variants ?? nil)
+        let length = self.length(top, root: root, variants: variants ?? nil, program: top["program"])
+        var ramp: Ramp?
+        if let node = top["ramp"] {
+            if let programNode = top["program"] {
+                remember("ramp", node)
+                error(
+                    "ramp: expected a ramp inside a program segment ('- { pattern: coherent, cycles: 20, ramp: … }'), "
+                        + "found one at the top level beside 'program:' (line \(document[programNode].mark.line))",
+                    at: top.keys["ramp"] ?? node)
+            } else {
+                ramp = self.ramp(node, path: "ramp", length: length)
+            }
+        }
+        let kindsPattern = program.map(Self.kindsPattern(of:)) ?? pattern
         var beds: [Bed] = []
         var bedIsLayered = false
         var bedFailed = false
@@ -109,17 +140,18 @@ extension DecodeContext {
         var ticks: Ticks?
         let named = namedKinds(cues: top["cues"], voice: top["voice"])
         if let node = top["cues"] {
-            let read = self.cues(node, pattern: pattern, sampleRate: output.sampleRate, named: named)
+            let read = self.cues(node, pattern: kindsPattern, sampleRate: output.sampleRate, named: named)
             cues = read?.sounds
             cueLimits = read?.limits ?? [:]
             ticks = read?.ticks
         } else {
-            cues = pattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
+            cues = kindsPattern.map { CuePresets.defaults(forKinds: Set($0.phases.map(\.kind))) }
         }
 
-        let voice = top["voice"].map { self.voice($0, pattern: pattern, named: named) }
+        let voice = top["voice"].map { self.voice($0, pattern: kindsPattern, named: named) }
 
-        if let length, let pattern {
+        // a program's and a ramp's fit is the timeline's to check: their lengths come from its layout
+        if let length, let pattern, program == nil, top["ramp"] == nil {
             if let variants = variants ?? nil, top["duration"] == nil {
                 for (index, (duration, node)) in variants.enumerated() {
                     checkFit(.duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds,
@@ -130,7 +162,8 @@ extension DecodeContext {
             }
         }
         if case .some(.none) = variants { return nil }
-        if bedFailed { return nil }
+        if bedFailed || programFailed { return nil }
+        if top["ramp"] != nil, top["program"] == nil, ramp == nil { return nil }
         guard let id, let title, let pattern, let length, let cues else { return nil }
         if case .some(.none) = voice { return nil }
         var recipe = Recipe(
@@ -141,13 +174,24 @@ extension DecodeContext {
         recipe.bedIsLayered = bedIsLayered
         recipe.cueLimits = cueLimits
         recipe.ticks = ticks
+        recipe.program = program
+        recipe.ramp = ramp
         recipe.variantDurations = (variants ?? nil)?.map(\.0) ?? []
         return recipe
     }
 
     /// `duration` or `cycles`: exactly one.
     /// With `variants.duration` (read as `variants`), no top-level length: the first variant's stands for it.
-    private mutating func length(_ top: Fields, root: NodeID, variants: [(ExactSeconds, NodeID)]?) -> Length? {
+    /// With `program:` (at `program`), `cycles` is an error and no `duration` is `Length.program`.
+    private mutating func length(_ top: Fields, root: NodeID, variants: [(ExactSeconds, NodeID)]?, program: NodeID?) -> Length? {
+        if let program, let cycles = top["cycles"] {
+            remember("cycles", cycles)
+            error(
+                "cycles: expected no top-level 'cycles:' with 'program:' (line \(document[program].mark.line)); "
+                    + "give each segment its 'cycles:' or 'duration:', and the file's length, if fixed, as 'duration:'",
+                at: top.keys["cycles"] ?? cycles)
+            return nil
+        }
         if let node = top["variants"] {
             for key in ["duration", "cycles"] where top.has(key) {
                 remember(key, top[key] ?? node)
@@ -173,9 +217,22 @@ extension DecodeContext {
                 at: cycles)
             return nil
         case (nil, nil):
+            if program != nil { return .program }
             missing(["duration", "cycles"], in: root, "expected 'duration:' (the track's length) or 'cycles:' (a number of cycles), found neither")
             return nil
         }
+    }
+
+    /// Every phase kind of a program's patterns, each once, in the order first met, and `transition`
+    /// (the kind of a segment's time left over): what `cues:` and `voice:` may name.
+    static func kindsPattern(of program: [Segment]) -> Pattern {
+        var phases: [Phase] = []
+        var seen: Set<String> = []
+        for phase in program.flatMap(\.pattern.phases) + [Phase(kind: Segment.transitionKind, length: .zero, label: Segment.transitionLabel)]
+        where seen.insert(phase.kind).inserted {
+            phases.append(phase)
+        }
+        return Pattern(name: "the program", builtin: "the program", phases: phases)
     }
 
     /// Reports (and returns true) when the labels of `cycles` cycles and `extra` more phases
@@ -205,6 +262,8 @@ extension DecodeContext {
         let maxPhases = Int128(RecipeLimits.maxPhasesPerTrack)
         let track: Int128
         switch length {
+        case .program:
+            return
         case .cycles(let count):
             guard let node = top["cycles"] else { return }
             track = frame + Int128(count) * cycle

@@ -328,6 +328,55 @@ public enum Units {
         return .success(value)
     }
 
+    // MARK: - Ramps
+
+    /// A breath rate in millionths of a breath a minute, exact: `4.5 bpm`, `6bpm`, `4.5` (a bare
+    /// number is bpm); from 1 to 60 bpm, at most 6 decimals (recipe-v1.1 § Ramps).
+    public static func breathRate(_ text: String) -> Result<Int64, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        var index = 0
+        guard let numeral = DecimalNumeral.scan(bytes, at: &index, allowSign: true) else {
+            return .failure(UnitError("expected a number"))
+        }
+        let number = String(decoding: bytes[..<index], as: UTF8.self)
+        skipSpaces(bytes, &index)
+        let unitName = lowerASCII(bytes[index...])
+        if !unitName.isEmpty, unitName != "bpm" {
+            let near = Suggestions.closest(to: unitName, in: ["bpm"]).map { _ in "did you mean '\(number) bpm'? " } ?? ""
+            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (\(near)use bpm, breaths a minute)"))
+        }
+        guard !numeral.negative else { return .failure(UnitError("negative")) }
+        let fraction = Array(numeral.fraction.reversed().drop(while: { $0 == UInt8(ascii: "0") }).reversed())
+        guard fraction.count <= Ramp.maxBPMDecimals else { return .failure(UnitError("more than \(Ramp.maxBPMDecimals) decimals")) }
+        guard numeral.significantWhole.count <= 3 else { return .failure(UnitError("outside 1 … 60 bpm")) }
+        let padded = Array(numeral.significantWhole) + fraction + Array(repeating: UInt8(ascii: "0"), count: Ramp.maxBPMDecimals - fraction.count)
+        let value = Int64(DecimalNumeral.integer(padded))
+        guard Ramp.microBPMRange.contains(value) else { return .failure(UnitError("outside 1 … 60 bpm")) }
+        return .success(value)
+    }
+
+    /// A number of cycles: `10 cycles`, `1 cycle`, `10`; from 1 to the most cycles a track holds.
+    public static func cycleCount(_ text: String) -> Result<Int, UnitError> {
+        let bytes = trimmed(text)
+        if let problem = commonProblem(bytes) { return .failure(problem) }
+        var index = 0
+        while index < bytes.count, DecimalNumeral.isDigit(bytes[index]) { index += 1 }
+        guard index > 0 else { return .failure(UnitError("expected a whole number of cycles")) }
+        let digits = bytes[..<index].drop(while: { $0 == UInt8(ascii: "0") })
+        skipSpaces(bytes, &index)
+        let unitName = lowerASCII(bytes[index...])
+        guard unitName.isEmpty || unitName == "cycles" || unitName == "cycle" else {
+            if unitName.hasPrefix(".") { return .failure(UnitError("not a whole number")) }
+            let hint = Suggestions.closest(to: unitName, in: ["cycles"]).map { _ in " (did you mean 'cycles'?)" } ?? ""
+            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))'\(hint); a ramp is counted in cycles"))
+        }
+        guard digits.count <= 6, let value = Int(String(decoding: digits, as: UTF8.self)), RecipeLimits.cycles.contains(value) else {
+            return .failure(UnitError("outside 1 … \(RecipeLimits.cycles.upperBound) cycles"))
+        }
+        return .success(value)
+    }
+
     /// A signed decimal with an optional unit (case-insensitive) that scales it by a power of ten.
     private static func quantity(_ text: String, units: [(name: String, exponent: Int)], unitHelp: String) -> Result<Double, UnitError> {
         let bytes = trimmed(text)

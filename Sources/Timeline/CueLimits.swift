@@ -11,8 +11,10 @@ struct TrackAnchors {
     let practiceEnd: ExactSeconds
     let duration: ExactSeconds
     let rate: Int
+    /// Each segment's exact start.
+    let segmentStarts: [ExactSeconds]
 
-    /// The exact time `time` names; nil for a program segment the recipe does not have (only segment 1).
+    /// The exact time `time` names; nil for a program segment the recipe does not have.
     func time(of time: PromptTime) -> ExactSeconds? {
         let anchor: ExactSeconds
         switch time.anchor {
@@ -21,20 +23,27 @@ struct TrackAnchors {
         case .outro: anchor = practiceEnd
         case .end: anchor = duration
         case .segment(let number):
-            guard number == 1 else { return nil }
-            anchor = practiceStart
+            guard segmentStarts.indices.contains(number - 1) else { return nil }
+            anchor = segmentStarts[number - 1]
         }
         return anchor + time.offset
     }
 
     func frame(_ time: ExactSeconds) -> Int64 { time.frame(at: rate) }
 
-    /// The error for `time` naming a segment other than 1, at `path`.
+    /// The error for `time` naming a segment the recipe does not have, at `path`.
     func missingSegment(_ time: PromptTime, path: String, recipe: Recipe) -> Diagnostic {
         let number = if case .segment(let n) = time.anchor { n } else { 0 }
         return Diagnostic(
-            "\(path): segment \(number) does not exist; the recipe has 1 segment (its practice); expected 'segment 1' or 'practice'",
+            "\(path): segment \(number) does not exist; " + Self.segmentsHeld(segmentStarts.count, recipe: recipe),
             at: recipe.location(of: path))
+    }
+
+    /// `the recipe has 1 segment (its practice); expected 'segment 1' or 'practice'`, or the program's count.
+    static func segmentsHeld(_ count: Int, recipe: Recipe) -> String {
+        recipe.program == nil
+            ? "the recipe has 1 segment (its practice); expected 'segment 1' or 'practice'"
+            : "the program has \(count) segment\(count == 1 ? "" : "s"); expected 'segment 1'\(count > 1 ? " to 'segment \(count)'" : "")"
     }
 }
 
@@ -88,7 +97,7 @@ struct CueLimits {
     func checkEverySounds(_ events: [CueEvent], recipe: Recipe, phases: [PhaseSpan], totalFrames: Int64) throws(DiagnosticList) {
         guard let first = phases.first, let last = phases.last else { return }
         let sounding = Set(events.map(\.name))
-        let cyclesHeld = last.cycle + 1
+        let cyclesHeld = (phases.map(\.cycle).max() ?? last.cycle) + 1
         var problems: [Diagnostic] = []
         for name in resolved.keys.sorted() where !sounding.contains(name) && recipe.cues[name] != nil {
             guard let limit = resolved[name] else { continue }

@@ -22,7 +22,6 @@ enum PromptPlacement {
         guard let voice = recipe.voice else { return [] }
         let duration = anchors.duration
         let rate = recipe.output.sampleRate
-        let cyclesHeld = (phases.last?.cycle ?? -1) + 1
         var events: [PromptEvent] = []
         var problems: [Diagnostic] = []
         for (index, prompt) in voice.prompts.enumerated() {
@@ -54,13 +53,16 @@ enum PromptPlacement {
                 }
                 events.append(PromptEvent(prompt: index, phase: nil, frame: frame))
             case .on(let kind, let cycles, let segment):
-                if let segment, segment != 1 {
+                if let segment, !anchors.segmentStarts.indices.contains(segment - 1) {
                     problems.append(
                         Diagnostic(
-                            "\(path).segment: segment \(segment) does not exist; the recipe has 1 segment (its practice)",
+                            "\(path).segment: segment \(segment) does not exist; "
+                                + TrackAnchors.segmentsHeld(anchors.segmentStarts.count, recipe: recipe),
                             at: recipe.location(of: path + ".segment")))
                     continue
                 }
+                let inSegment = segment.map { s in phases.filter { $0.segment == s - 1 } } ?? phases
+                let cyclesHeld = (inSegment.map(\.cycle).max() ?? -1) + 1
                 if let cycles, cycles.highest > cyclesHeld {
                     problems.append(
                         Diagnostic(
@@ -78,7 +80,7 @@ enum PromptPlacement {
                     untilFrame = anchors.frame(time)
                 }
                 let before = events.count
-                for phase in phases
+                for phase in inSegment
                 where phase.kind == kind && (cycles?.contains(phase.cycle + 1) ?? true) && phase.startFrame < untilFrame {
                     events.append(PromptEvent(prompt: index, phase: phase.index, frame: phase.startFrame))
                     if events.count > RecipeLimits.maxPromptsPerTrack { break }

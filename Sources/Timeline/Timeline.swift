@@ -13,13 +13,15 @@ public struct Timeline: Sendable {
     public let duration: ExactSeconds
     /// `floor(duration × rate + 1/2)`.
     public let totalFrames: Int64
-    /// Intro, practice, outro; sections of zero length are left out.
+    /// Intro, one practice section per segment, outro; intro and outro of zero length are left out.
     public let sections: [Section]
+    /// The exact start of each segment of the practice (one for a recipe without `program:`).
+    public let segmentStarts: [ExactSeconds]
     /// The practice, phase by phase: they tile the practice section.
     public let phases: [PhaseSpan]
     /// Every cue to sound, in frame order.
     public let cues: [CueEvent]
-    /// Whole cycles held, and phases of a last partial cycle (`end_on: phase`).
+    /// Whole cycles held, in every segment together.
     public let wholeCycles: Int
     /// Every voice prompt, in frame order (recipe-v1.1); empty without `voice:`.
     public let prompts: [PromptEvent]
@@ -40,39 +42,34 @@ public struct Timeline: Sendable {
         let practiceStart = recipe.intro
         let practiceEnd = recipe.intro + layout.practice
         var sections: [Section] = []
-        for (kind, start, end) in [
-            (SectionKind.intro, ExactSeconds.zero, practiceStart),
-            (.practice, practiceStart, practiceEnd),
-            (.outro, practiceEnd, layout.duration),
-        ] {
-            let span = Section(kind: kind, start: start, end: end, rate: rate)
-            if span.endFrame > span.startFrame { sections.append(span) }
+        let intro = Section(kind: .intro, start: .zero, end: practiceStart, rate: rate)
+        if intro.endFrame > intro.startFrame { sections.append(intro) }
+        for (index, segment) in layout.segments.enumerated() {
+            sections.append(
+                Section(
+                    kind: .practice, start: practiceStart + segment.start, end: practiceStart + segment.end, rate: rate,
+                    segment: index, name: segment.name, ramp: segment.ramp))
         }
+        let outro = Section(kind: .outro, start: practiceEnd, end: layout.duration, rate: rate)
+        if outro.endFrame > outro.startFrame { sections.append(outro) }
         self.sections = sections
+        self.segmentStarts = layout.segments.map { practiceStart + $0.start }
 
         var phases: [PhaseSpan] = []
-        phases.reserveCapacity(layout.phaseCount)
-        let pattern = recipe.pattern
-        let cycle = pattern.cycle
-        var offsets: [ExactSeconds] = []
-        var offset = ExactSeconds.zero
-        for phase in pattern.phases {
-            offsets.append(offset)
-            offset += phase.length
-        }
-        for index in 0..<layout.phaseCount {
-            let (cycleIndex, position) = index.quotientAndRemainder(dividingBy: pattern.phases.count)
-            let phase = pattern.phases[position]
-            let start = practiceStart + cycle * Int64(cycleIndex) + offsets[position]
-            let end = start + phase.length
-            phases.append(
-                PhaseSpan(
-                    index: index, cycle: cycleIndex, kind: phase.kind, label: phase.label,
-                    start: start, end: end, rate: rate))
+        phases.reserveCapacity(layout.phases.count)
+        for planned in layout.phases {
+            let start = practiceStart + planned.start
+            let span = PhaseSpan(
+                index: phases.count, segment: planned.segment, cycle: planned.cycle, kind: planned.kind, label: planned.label,
+                start: start, end: start + planned.length, rate: rate)
+            // a transition shorter than a frame rounds to none: it is left out, the phases still tile
+            if span.endFrame == span.startFrame, planned.kind == Segment.transitionKind { continue }
+            phases.append(span)
         }
         self.phases = phases
 
-        let anchors = TrackAnchors(practiceStart: practiceStart, practiceEnd: practiceEnd, duration: layout.duration, rate: rate)
+        let anchors = TrackAnchors(
+            practiceStart: practiceStart, practiceEnd: practiceEnd, duration: layout.duration, rate: rate, segmentStarts: segmentStarts)
         let limits = try CueLimits(recipe: recipe, anchors: anchors)
         var cues: [CueEvent] = []
         if let first = phases.first, let last = phases.last {
@@ -110,22 +107,29 @@ public struct Timeline: Sendable {
     /// least one frame always spans one, wherever it starts: `floor(x + L·rate) ≥ floor(x) + 1` when `L·rate ≥ 1`.
     static func checkPhasesHoldFrames(_ recipe: Recipe) throws(DiagnosticList) {
         let rate = recipe.output.sampleRate
-        let short = recipe.pattern.phases.indices.filter {
-            Int128(recipe.pattern.phases[$0].length.nanoseconds) * Int128(rate) < Int128(ExactSeconds.nanosPerSecond)
+        for (index, segment) in recipe.segments.enumerated() {
+            let phases = segment.pattern.phases
+            let short = phases.indices.filter {
+                Int128(phases[$0].length.nanoseconds) * Int128(rate) < Int128(ExactSeconds.nanosPerSecond)
+            }
+            guard let first = short.first else { continue }
+            let phase = phases[first]
+            let more = short.count > 1 ? " (and \(short.count - 1) more phase\(short.count > 2 ? "s" : ""))" : ""
+            let path = recipe.segmentPath(index, "pattern.phases.\(first)")
+            throw DiagnosticList([
+                Diagnostic(
+                    "\(path): \(phase.kind) lasts \(phase.length)s, less than one frame at \(rate) Hz\(more); "
+                        + "expected a phase of at least one frame (1/\(rate) s)",
+                    at: recipe.location(of: path + ".length"))
+            ])
         }
-        guard let first = short.first else { return }
-        let phase = recipe.pattern.phases[first]
-        let more = short.count > 1 ? " (and \(short.count - 1) more phase\(short.count > 2 ? "s" : ""))" : ""
-        throw DiagnosticList([
-            Diagnostic(
-                "pattern.phases.\(first): \(phase.kind) lasts \(phase.length)s, less than one frame at \(rate) Hz\(more); "
-                    + "expected a phase of at least one frame (1/\(rate) s)",
-                at: recipe.location(of: "pattern.phases.\(first).length"))
-        ])
     }
 
     /// The section of a kind, if it has any length.
     public func section(_ kind: SectionKind) -> Section? { sections.first { $0.kind == kind } }
+
+    /// The practice sections, one per segment, in order.
+    public var practiceSections: [Section] { sections.filter { $0.kind == .practice } }
 }
 
 /// intro · practice · outro.
@@ -140,19 +144,34 @@ public struct Section: Sendable, Equatable {
     public let end: ExactSeconds
     public let startFrame: Int64
     public let endFrame: Int64
+    /// A practice section's segment (from 0); nil for intro and outro.
+    public let segment: Int?
+    /// A practice section's name: the segment's `label`, or its pattern's name.
+    public let name: String?
+    /// A ramped segment's rates.
+    public let ramp: SectionRamp?
 
-    init(kind: SectionKind, start: ExactSeconds, end: ExactSeconds, rate: Int) {
+    init(
+        kind: SectionKind, start: ExactSeconds, end: ExactSeconds, rate: Int, segment: Int? = nil, name: String? = nil,
+        ramp: SectionRamp? = nil
+    ) {
         self.kind = kind
         self.start = start
         self.end = end
         self.startFrame = start.frame(at: rate)
         self.endFrame = end.frame(at: rate)
+        self.segment = segment
+        self.name = name
+        self.ramp = ramp
     }
 }
 
 /// One phase of the practice, placed in frames.
 public struct PhaseSpan: Sendable, Equatable {
     public let index: Int
+    /// The program segment it belongs to (from 0; 0 without `program:`).
+    public let segment: Int
+    /// Its cycle within its segment (from 0); a transition's is the whole cycles before it.
     public let cycle: Int
     public let kind: String
     public let label: String
@@ -161,8 +180,12 @@ public struct PhaseSpan: Sendable, Equatable {
     public let startFrame: Int64
     public let endFrame: Int64
 
-    init(index: Int, cycle: Int, kind: String, label: String, start: ExactSeconds, end: ExactSeconds, rate: Int) {
+    /// Its exact length (ramped phases differ from their pattern's).
+    public var length: ExactSeconds { end - start }
+
+    init(index: Int, segment: Int = 0, cycle: Int, kind: String, label: String, start: ExactSeconds, end: ExactSeconds, rate: Int) {
         self.index = index
+        self.segment = segment
         self.cycle = cycle
         self.kind = kind
         self.label = label

@@ -16,7 +16,7 @@ import Testing
         + CueSheet.Cue.Key.allCases.map { ("cues[4]", $0.rawValue) }
 
     /// The keys cues-v1.1 adds: a v1 sheet (the box fixture) has none of them, and reads them as nil.
-    static let v11: Set<String> = ["voice", "sections[1].segment", "sections[1].name", "phases[3].segment", "phases[3].length"]
+    static let v11: Set<String> = ["voice", "sections[1].segment", "sections[1].name", "sections[1].ramp", "phases[3].segment", "phases[3].length"]
 
     /// The keys a sheet may lack (or hold as null): read as nil.
     static let optional: Set<String> = Set(["category", "audio.loudness_lufs", "audio.true_peak_dbtp"]).union(v11)

@@ -124,7 +124,7 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
                   "unknown pattern 'boxx' (known: box, 4-7-8, coherent, relax, pomodoro); did you mean 'box'?"),
         BadRecipe("unknown pattern, no suggestion", "pattern: sleepy\ncycles: 1\n", at: 1, 10,
                   "unknown pattern 'sleepy' (known: box, 4-7-8, coherent, relax, pomodoro)"),
-        BadRecipe("missing pattern", "cycles: 1\n", at: 1, 1, "expected 'pattern:'", "found none"),
+        BadRecipe("missing pattern", "cycles: 1\n", at: 1, 1, "expected 'pattern:'", "or 'program:'", "found neither"),
         BadRecipe("cue kind with suggestion", ok + "cues: { inhle: bell }\n", at: 3, 9,
                   "cue 'inhle' matches no phase of pattern 'box' (did you mean 'inhale'?)"),
         BadRecipe("cue kind without suggestion", ok + "cues: { work: bell }\n", at: 3, 9,

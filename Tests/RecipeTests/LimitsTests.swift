@@ -32,7 +32,7 @@ import Testing
         let (elapsed, found) = timed { problems(yaml) }
         #expect(elapsed < .milliseconds(500))
         let messages = found.map(\.description)
-        #expect(messages.contains("recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern, intro, outro, bed, cues, voice, output)"))
+        #expect(messages.contains("recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern, program, ramp, intro, outro, bed, cues, voice, output)"))
         #expect(messages.contains("recipes/test.yml:12:8: error: title: expected text, found a list"))
         #expect(found.count == 10)  // l0 … l8 unknown, title wrong
     }

@@ -12,27 +12,34 @@ enum CueSheetBuilder {
         recipe: Recipe, timeline: Timeline, sounds lengths: [Int64], prompts: [VoicePrompts.Placed] = [], audioFile: String,
         sha256: String, loudness: Double?, truePeak: Double?
     ) -> CueSheet {
-        // a recipe with voice writes a cues-v1.1 sheet: its practice section and phases say their segment (0, the one
-        // segment of a recipe without a program) and each phase its own length; a v1 recipe's sheet stays v1
-        let v11 = recipe.voice != nil
+        // a recipe with a cues-v1.1 feature (voice, a program, a ramp, ticks) writes a cues-v1.1 sheet: its practice
+        // sections and phases say their segment (0, the one segment of a recipe without a program) and each phase its own
+        // length; a v1 recipe's sheet stays v1, byte for byte
+        let v11 = recipe.voice != nil || recipe.program != nil || recipe.ramp != nil || recipe.ticks != nil
         let rate = timeline.sampleRate
         let audio = CueSheet.Audio(
             file: audioFile, sampleRate: rate, channels: recipe.output.channels,
             frames: timeline.totalFrames, sha256: sha256,
             loudnessLUFS: loudness.map(round2), truePeakDBTP: truePeak.map(round2))
+        // a program's sheet describes its first segment's pattern here; each section names its own segment
         let pattern = CueSheet.PatternInfo(
             name: recipe.pattern.name, cycle: DecimalText(recipe.pattern.cycle.description),
             phases: recipe.pattern.phases.map { CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.description)) })
-        let sections = timeline.sections.map {
-            let practice = v11 && $0.kind == .practice
+        let sections = timeline.sections.map { section in
+            let practice = v11 && section.kind == .practice
             return CueSheet.Section(
-                kind: $0.kind.rawValue, segment: practice ? 0 : nil, name: practice ? recipe.pattern.name : nil, startFrame: $0.startFrame,
-                endFrame: $0.endFrame, sampleRate: rate)
+                kind: section.kind.rawValue, segment: practice ? section.segment : nil, name: practice ? section.name : nil,
+                startFrame: section.startFrame, endFrame: section.endFrame, sampleRate: rate,
+                ramp: section.ramp.map {
+                    CueSheet.Ramp(
+                        fromBPM: DecimalText(Ramp.text(microBPM: $0.fromMicroBPM)), toBPM: DecimalText(Ramp.text(microBPM: $0.toMicroBPM)),
+                        over: $0.over)
+                })
         }
         let phases = timeline.phases.map {
             CueSheet.Phase(
-                index: $0.index, segment: v11 ? 0 : nil, cycle: $0.cycle, kind: $0.kind, label: $0.label,
-                length: v11 ? DecimalText(($0.end - $0.start).description) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
+                index: $0.index, segment: v11 ? $0.segment : nil, cycle: $0.cycle, kind: $0.kind, label: $0.label,
+                length: v11 ? DecimalText($0.length.description) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
                 sampleRate: rate)
         }
         let voice = recipe.voice.map { voice in
@@ -46,8 +53,10 @@ enum CueSheetBuilder {
         let cues = zip(timeline.cues, lengths).map { cue, length in
             CueSheet.Cue(name: cue.name, phase: cue.phase, frame: cue.frame, lengthFrames: length, sampleRate: rate)
         }
-        return CueSheet(
+        var sheet = CueSheet(
             id: recipe.id, title: recipe.title, category: recipe.category, audio: audio, pattern: pattern,
             sections: sections, phases: phases, cues: cues, voice: voice)
+        sheet.minorVersion = v11 ? 1 : 0
+        return sheet
     }
 }
