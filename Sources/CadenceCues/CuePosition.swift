@@ -45,6 +45,14 @@ public struct CuePosition: Sendable, Equatable {
     public var phaseIndex: Int? { phase?.index }
     /// The phase's cycle (0 for the first cycle), or nil outside phases.
     public var cycle: Int? { phase?.cycle }
+    /// The program segment holding the position (cues-v1.1, from 0), or nil outside the practice (in the
+    /// intro, the outro, at the end). A sheet without segments (v1) has one, segment 0.
+    public var segment: Int? { section?.kind == CueSheet.SectionKind.practice.rawValue ? section?.segment ?? 0 : nil }
+    /// The segment's name (a program segment's `label`, or its pattern's name), nil outside the practice
+    /// and in a v1 sheet.
+    public var segmentName: String? { segment == nil ? nil : section?.name }
+    /// The segment's breath-rate ramp, when it has one.
+    public var ramp: CueSheet.Ramp? { segment == nil ? nil : section?.ramp }
     /// Whether the position is at (or was clamped to) the end of the file, where no section is.
     public var isAtEnd: Bool { nextBoundaryFrame == nil }
 }

@@ -84,6 +84,15 @@ public struct CueTimeline: Sendable {
     /// The voice prompt sounding at a playback time: `prompt(atFrame: frame(atTime: seconds))`.
     public func prompt(atTime seconds: Double) -> CueSheet.VoicePrompt? { prompt(atFrame: frame(atTime: seconds)) }
 
+    /// The practice sections, one per program segment (cues-v1.1), in order: one for a sheet without a program.
+    public var segments: [CueSheet.Section] { sheet.sections.filter { $0.kind == CueSheet.SectionKind.practice.rawValue } }
+
+    /// The practice section of the segment playing at `seconds`, or nil outside the practice.
+    public func segment(atTime seconds: Double) -> CueSheet.Section? {
+        let frame = frame(atTime: seconds)
+        return segments.first { $0.startFrame <= frame && frame < $0.endFrame }
+    }
+
     /// Where a playback time falls: `position(atFrame: frame(atTime: seconds))`.
     public func position(atTime seconds: Double) -> CuePosition {
         position(atFrame: frame(atTime: seconds))

@@ -77,13 +77,20 @@ extension PreviewPage {
     ///      "sections":[["intro",0,192000],…],
     ///      "phases":[[192000,384000,"inhale","Breathe In",0],…]}
     ///
-    /// Phases are `[start_frame, end_frame, kind, label, cycle]`; one phase a line.
+    /// Phases are `[start_frame, end_frame, kind, label, cycle]`; one phase a line. A program's sheet
+    /// (several practice sections, cues-v1.1) adds each practice section's name (`["practice",s,e,"Wind down"]`)
+    /// and each phase's segment (`[…, cycle, segment]`), so the page shows the segment and counts its cycles.
     static func compactJSON(_ sheet: CueSheet) -> String {
+        let program = sheet.sections.filter { $0.kind == "practice" }.count > 1
         var out = "{\"version\":\(sheet.version),\"sample_rate\":\(sheet.audio.sampleRate),\"frames\":\(sheet.audio.frames),\n\"sections\":["
-        out += sheet.sections.map { "[\(Markup.scriptJSONString($0.kind)),\($0.startFrame),\($0.endFrame)]" }.joined(separator: ",")
+        out += sheet.sections.map {
+            let name = program ? $0.name.map { "," + Markup.scriptJSONString($0) } ?? "" : ""
+            return "[\(Markup.scriptJSONString($0.kind)),\($0.startFrame),\($0.endFrame)\(name)]"
+        }.joined(separator: ",")
         out += "],\n\"phases\":["
         out += sheet.phases.map {
-            "[\($0.startFrame),\($0.endFrame),\(Markup.scriptJSONString($0.kind)),\(Markup.scriptJSONString($0.label)),\($0.cycle)]"
+            let segment = program ? ",\($0.segment ?? 0)" : ""
+            return "[\($0.startFrame),\($0.endFrame),\(Markup.scriptJSONString($0.kind)),\(Markup.scriptJSONString($0.label)),\($0.cycle)\(segment)]"
         }.joined(separator: ",\n")
         out += "]"
         // cues-v1.1: the voice prompts as [frame, end_frame, text], for the caption under the ring

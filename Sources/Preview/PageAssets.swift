@@ -171,12 +171,12 @@ enum PageAssets {
           // The ring's state at t seconds of the audio.
           function stateAt(d, sizeBefore, cycles, t) {
             const frame = Math.floor((Number.isFinite(t) ? Math.max(0, t) : 0) * d.sample_rate + 0.5);
-            let section = "", sectionStart = 0, sectionEnd = 0;
+            let section = "", sectionStart = 0, sectionEnd = 0, segmentName = "";
             if (frame >= d.frames) {
               section = "end";
             } else {
               for (const s of d.sections) {
-                if (frame >= s[1] && frame < s[2]) { section = s[0]; sectionStart = s[1]; sectionEnd = s[2]; break; }
+                if (frame >= s[1] && frame < s[2]) { section = s[0]; sectionStart = s[1]; sectionEnd = s[2]; segmentName = typeof s[3] === "string" ? s[3] : ""; break; }
               }
             }
             const i = frame >= d.frames ? -1 : phaseAt(d.phases, frame);
@@ -196,7 +196,10 @@ enum PageAssets {
             else scale = sizeBefore[i];
             // the time left in the phase, rounded up: a countdown reads 0:01 in its last second, never 0:00
             const left = Math.ceil((p[1] - frame) / d.sample_rate);
-            const detail = "cycle " + (p[4] + 1) + (cycles > 1 ? " of " + cycles : "") + " · " + clock(left);
+            // a program's phase says its segment, and counts the cycles of that segment; a transition has no cycle of its own
+            const ofCycles = p.length > 5 ? (cycles[p[5]] || 0) : cycles[0];
+            const counted = p[2] === "transition" && p.length > 5 ? "" : "cycle " + (p[4] + 1) + (ofCycles > 1 ? " of " + ofCycles : "") + " · ";
+            const detail = (segmentName ? segmentName + " · " : "") + counted + clock(left);
             return { frame, section, kind: p[2], index: i, label: p[3] || p[2], detail, progress, scale };
           }
 
@@ -220,7 +223,7 @@ enum PageAssets {
             const caption = track.querySelector(".prompt-text");
             const block = track.querySelector("script.cue-data");
             if (!audio) return;
-            let data = null, sizeBefore = [], cycles = 0;
+            let data = null, sizeBefore = [], cycles = [0];
             if (block && ring) {
               try {
                 data = JSON.parse(block.textContent);
@@ -232,7 +235,11 @@ enum PageAssets {
               if (data) {
                 let size = SMALL;
                 sizeBefore = data.phases.map((p) => { const before = size; if (own(SIZE_AFTER, p[2])) size = SIZE_AFTER[p[2]]; return before; });
-                for (const p of data.phases) cycles = Math.max(cycles, p[4] + 1);
+                // whole cycles per segment (one segment without a program): a transition's cycle is past them
+                for (const p of data.phases) {
+                  const segment = p.length > 5 ? p[5] : 0;
+                  if (p[2] !== "transition" || p.length <= 5) cycles[segment] = Math.max(cycles[segment] || 0, p[4] + 1);
+                }
               }
             }
             const trackDuration = Number(track.getAttribute("data-duration")) || 0;

@@ -65,8 +65,8 @@ enum TrackPlanText {
         lines.append(head)
 
         // the length, and where the time a duration leaves over went
-        let practice = timeline.section(.practice)
-        let practiceLength = practice.map { $0.end - $0.start } ?? .zero
+        let practiceSections = timeline.practiceSections
+        let practiceLength = (practiceSections.last?.end ?? recipe.intro) - (practiceSections.first?.start ?? recipe.intro)
         let outro = timeline.section(.outro).map { $0.end - $0.start } ?? .zero
         var length = "\(clock(timeline.duration)) = intro \(recipe.intro.durationText) + practice \(practiceLength.durationText) + outro \(outro.durationText)"
         if case .duration = recipe.length {
@@ -75,14 +75,33 @@ enum TrackPlanText {
         }
         row("length", length)
 
-        let pattern = recipe.pattern
-        let phases = pattern.phases.map { "\($0.kind) \($0.length.durationText)" }.joined(separator: ", ")
-        let extra = timeline.phases.count - timeline.wholeCycles * pattern.phases.count
-        var cycles = "\(timeline.wholeCycles) cycle\(timeline.wholeCycles == 1 ? "" : "s")"
-        if extra > 0 { cycles += " and \(extra) phase\(extra == 1 ? "" : "s") (end_on: phase)" }
-        row("practice", "\(cycles) of '\(pattern.builtin ?? pattern.name)' (\(pattern.cycle.durationText) a cycle: \(phases)), \(timeline.phases.count) phases")
+        // one line per segment (one for a recipe without a program)
+        for (index, segment) in recipe.segments.enumerated() {
+            let pattern = segment.pattern
+            let inside = timeline.phases.filter { $0.segment == index }
+            // whole cycles come first, then the phases of a partial one (end_on: phase), then a program's transition
+            let transition = recipe.program != nil && inside.last?.kind == Segment.transitionKind ? inside.last : nil
+            let (held, extra) = (inside.count - (transition == nil ? 0 : 1)).quotientAndRemainder(dividingBy: pattern.phases.count)
+            let phases = pattern.phases.map { "\($0.kind) \($0.length.durationText)" }.joined(separator: ", ")
+            var cycles = "\(held) cycle\(held == 1 ? "" : "s")"
+            if extra > 0 { cycles += " and \(extra) phase\(extra == 1 ? "" : "s") (end_on: phase)" }
+            if let transition {
+                cycles += " and a \(transition.length.durationText) transition"
+            }
+            var text = "\(cycles) of '\(pattern.builtin ?? pattern.name)' (\(pattern.cycle.durationText) a cycle: \(phases)), \(inside.count) phases"
+            if let ramp = timeline.practiceSections.indices.contains(index) ? timeline.practiceSections[index].ramp : nil {
+                text += "; ramp \(Ramp.text(microBPM: ramp.fromMicroBPM)) → \(Ramp.text(microBPM: ramp.toMicroBPM)) bpm over \(ramp.over) cycles"
+            }
+            if recipe.program != nil { text = "\(index + 1). \(DiagnosticText.quoted(segment.name)): " + text }
+            row(recipe.program == nil ? "practice" : (index == 0 ? "program" : ""), text)
+        }
 
-        row("sections", timeline.sections.map { "\($0.kind.rawValue) \(clock($0.start)) → \(clock($0.end))" }.joined(separator: ", "))
+        row(
+            "sections",
+            timeline.sections.map { section in
+                let name = recipe.program == nil ? "" : section.name.map { " " + DiagnosticText.quoted($0) } ?? ""
+                return "\(section.kind.rawValue)\(name) \(clock(section.start)) → \(clock(section.end))"
+            }.joined(separator: ", "))
 
         // every cue, in frame order
         row("cues", timeline.cues.isEmpty ? "none" : "\(timeline.cues.count)")
@@ -92,7 +111,7 @@ enum TrackPlanText {
         func frame(_ n: Int64) -> String { "frame " + String(repeating: " ", count: max(0, digits - String(n).count)) + String(n) }
         for cue in timeline.cues {
             let phase = timeline.phases[cue.phase]
-            more("\(frameClock(cue.frame, rate))  \(frame(cue.frame))  \(cue.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(sound(cue.sound))  (cycle \(phase.cycle + 1))")
+            more("\(frameClock(cue.frame, rate))  \(frame(cue.frame))  \(cue.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(sound(cue.sound))  (\(recipe.program == nil ? "" : "segment \(phase.segment + 1), ")cycle \(phase.cycle + 1))")
         }
 
         if let voice = recipe.voice {

@@ -48,7 +48,8 @@ extension CueSheet {
                     result.append(Chapter(startFrame: p.startFrame, endFrame: p.endFrame, title: title))
                 }
             case "practice":
-                result.append(Chapter(startFrame: section.startFrame, endFrame: section.endFrame, title: pattern.name))
+                // a program's segment is a chapter of its own, under its name (cues-v1.1)
+                result.append(Chapter(startFrame: section.startFrame, endFrame: section.endFrame, title: section.name ?? pattern.name))
             default:
                 result.append(Chapter(startFrame: section.startFrame, endFrame: section.endFrame, title: Self.sectionTitle(section.kind)))
             }
@@ -63,11 +64,21 @@ extension CueSheet {
         for section in sections where section.kind != "practice" && section.endFrame > section.startFrame {
             result.append(Marker(frame: section.startFrame, label: Self.sectionTitle(section.kind)))
         }
+        // a program's segments (several practice sections), each at its first frame, under its name
+        result += segmentStarts.map { Marker(frame: $0.frame, label: PlainText.line($0.name)) }
         result += phases.map { Marker(frame: $0.startFrame, label: PlainText.line($0.label)) }
         // cues-v1.1: each voice prompt's first frame, with its words
         result += (voice ?? []).map { Marker(frame: $0.frame, label: PlainText.line("Voice: " + ($0.text ?? "prompt \($0.index + 1)"))) }
         // stable: by frame, sections before phases at the same frame
         return result.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+    }
+
+    /// The first frame and name of each segment of a program (a sheet with more than one practice
+    /// section); empty for a sheet of one segment, whose practice needs no marker of its own.
+    public var segmentStarts: [(frame: Int64, name: String)] {
+        let practice = sections.filter { $0.kind == "practice" }
+        guard practice.count > 1 else { return [] }
+        return practice.enumerated().map { ($1.startFrame, $1.name ?? "Segment \($0 + 1)") }
     }
 
     /// `Intro`, `Outro`: the title a section's marker and chapter carry.

@@ -8,8 +8,21 @@ public enum WebVTT {
     public static func text(of sheet: CueSheet) -> String {
         let rate = sheet.audio.sampleRate
         var out = "WEBVTT - " + line(sheet.title) + "\n\n"
-        out += "NOTE\n" + line("\(sheet.pattern.name): \(sheet.phases.count) phases; generated from \(sheet.audio.file)") + "\n\n"
+        let practice = sheet.sections.filter { $0.kind == "practice" }
+        let what = practice.count > 1 ? "a program of \(practice.count) segments" : sheet.pattern.name
+        out += "NOTE\n" + line("\(what): \(sheet.phases.count) phases; generated from \(sheet.audio.file)") + "\n\n"
+        // a program's segments: one cue per segment spanning it, under its name, before the phase cue it starts with
+        var segments = sheet.sections.filter { $0.kind == "practice" }
+        if segments.count < 2 { segments = [] }
+        var next = 0
         for phase in sheet.phases {
+            while next < segments.count, segments[next].startFrame <= phase.startFrame {
+                let section = segments[next]
+                out += "segment-\(section.segment ?? next)\n"
+                out += Timestamp.clock(section.startFrame, rate: rate) + " --> " + Timestamp.clock(section.endFrame, rate: rate) + "\n"
+                out += escape(line(section.name ?? "Segment \(next + 1)")) + "\n\n"
+                next += 1
+            }
             out += "phase-\(phase.index)\n"
             out += Timestamp.clock(phase.startFrame, rate: rate) + " --> " + Timestamp.clock(phase.endFrame, rate: rate) + "\n"
             out += escape(line(phase.label)) + "\n\n"

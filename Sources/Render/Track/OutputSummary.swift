@@ -52,6 +52,10 @@ extension TrackRenderer {
         var points = timeline.sections.filter { $0.kind != .practice }.map {
             WAVMarkers.Point(frame: $0.startFrame, label: CueSheet.sectionTitle($0.kind.rawValue))
         }
+        let practice = timeline.practiceSections
+        if practice.count > 1 {
+            points += practice.enumerated().map { WAVMarkers.Point(frame: $1.startFrame, label: PlainText.line($1.name ?? "Segment \($0 + 1)")) }
+        }
         points += timeline.phases.map { WAVMarkers.Point(frame: $0.startFrame, label: PlainText.line($0.label)) }
         let prompts = recipe.voice?.prompts ?? []
         points += timeline.prompts.map { event in
