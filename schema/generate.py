@@ -91,6 +91,11 @@ CHANNELS_TEXT = r"^0*[1-8]$"
 CYCLES_TEXT = r"^0*(?:[1-9][0-9]{0,4}|100000)$"
 WHOLE_TEXT = r"^-?[0-9]+$"
 HARMONIC_COUNT_TEXT = r"^(?:0*(?:[0-9]|1[0-6])|-0+)$"
+# a ramp's rate (Units.breathRate): 1 to 60 bpm, at most 6 decimals (trailing zeros aside), bpm optional, in any case
+BPM_VALUE = r"(?:0*(?:[1-9]|[1-5][0-9])(?:\.[0-9]{0,6}0*)?|0*60(?:\.0*)?)"
+BREATH_RATE = rf"^{W}\+?{BPM_VALUE}{W}(?:[bB][pP][mM])?{W}$"
+# a ramp's over (Units.cycleCount): 1 to 100000 cycles, 'cycle' or 'cycles' optional, in any case
+CYCLE_COUNT = rf"^{W}0*(?:[1-9][0-9]{{0,4}}|100000){W}(?:[cC][yY][cC][lL][eE][sS]?)?{W}$"
 
 
 def ci(word):
@@ -258,6 +263,7 @@ KIND_HELP = {
     "long_break": "Cue at the start of every long_break phase.",
     "start": "Cue at the first phase's first frame (sounds together with that phase's own cue).",
     "end": "Cue at the end of the last phase (the outro's first frame); never placed without an outro.",
+    "transition": "Cue at the start of a program segment's transition phase (the time a duration segment leaves over).",
 }
 
 # formats that take only some sample rates (RecipeLimits.fixedSampleRates); without sample_rate the default 48000 is in each
@@ -301,16 +307,16 @@ recipe = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://cadence.invalid/schema/recipe.schema.json",
     "$comment": GENERATED,
-    "title": "Cadence session recipe (recipe-v1)",
+    "title": "Cadence session recipe (recipe-v1, recipe-v1.1)",
     "description": (
         "One recipe renders one audio track plus its cue sheet: a breathing or focus pattern over a background bed, "
-        "with tone cues at phase boundaries. Give 'pattern' and exactly one of 'duration', 'cycles' or 'variants'. Unknown keys "
-        "are errors. The renderer reads every value as the text written, so quoted and plain values mean the same."
+        "with tone cues at phase boundaries. Give 'pattern' and exactly one of 'duration', 'cycles' or 'variants', or "
+        "'program' (segments, each with its own pattern and length) and at most one of 'duration' or 'variants'. Unknown "
+        "keys are errors. The renderer reads every value as the text written, so quoted and plain values mean the same."
     ),
     "type": "object",
     "additionalProperties": False,
-    "required": ["pattern"],
-    "oneOf": [{"required": ["duration"]}, {"required": ["cycles"]}, {"required": ["variants"]}],
+    "oneOf": [{"required": ["pattern"]}, {"required": ["program"]}],
     "properties": {
         "id": {
             "title": "an id: letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters",
@@ -402,6 +408,28 @@ recipe = {
             ),
             "anyOf": [{"$ref": "#/$defs/builtinPattern"}, {"$ref": "#/$defs/inlinePattern"}],
         },
+        "program": {
+            "title": "a list of segments like '- { pattern: box, cycles: 4 }'",
+            "description": (
+                "Instead of 'pattern' (recipe-v1.1 § Programs): 1 to 1000 segments played one after the other with no gap, "
+                "each a pattern held for 'cycles' or for an exact 'duration' (the time left after its whole cycles or "
+                "phases becomes one 'transition' phase). Without a top-level 'duration' the file lasts intro + every "
+                "segment + outro; with one, the outro takes the time left over. No top-level 'cycles' or 'ramp' beside it."
+            ),
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1000,
+            "items": {"$ref": "#/$defs/segment"},
+            "examples": [[{"pattern": "coherent", "duration": "3m"}, {"pattern": "4-7-8", "cycles": 4, "label": "Wind down"}]],
+        },
+        "ramp": {
+            "$ref": "#/$defs/ramp",
+            "description": (
+                "Slows (or quickens) the breath (recipe-v1.1 § Ramps): cycle k runs at r0 + (r1 − r0) × min(k, over) / over "
+                "breaths a minute, r0 the pattern's own rate. 'over' defaults to cycles − 1 with 'cycles', and is required "
+                "with 'duration' or 'variants'. With 'program', give each segment its own ramp instead."
+            ),
+        },
         "intro": ref("duration", "Bed only, before the first phase.", default=0, examples=["10s"]),
         "outro": ref("duration", "Bed only, after the last phase ('end' sounds at its first frame).", default=0,
                      examples=["15s"]),
@@ -422,8 +450,9 @@ recipe = {
             "title": "none, or a mapping from phase kind to cue",
             "description": (
                 "What sounds when a phase of each kind starts, plus 'start' and 'end'. Keys must be kinds of the "
-                "pattern or start/end. With a 'cues' key only the kinds listed sound; without one, inhale and "
-                "exhale get soft bells and start and end a chime. 'none' (like {}) silences every cue."
+                "pattern (with 'program': of any segment's pattern, or transition) or start/end. With a 'cues' key "
+                "only the kinds listed sound; without one, inhale and exhale get soft bells and start and end a "
+                "chime. 'none' (like {}) silences every cue."
             ),
             "anyOf": [{"const": "none"}, {"$ref": "#/$defs/cues"}],
         },
@@ -438,6 +467,37 @@ recipe = {
         "output": {"$ref": "#/$defs/output", "description": "Sample rate, channels, format, bit depth and loudness of the file."},
     },
     "allOf": [
+        {
+            "if": {"required": ["pattern"]},
+            "then": {"oneOf": [{"required": ["duration"]}, {"required": ["cycles"]}, {"required": ["variants"]}]},
+        },
+        {
+            "$comment": "A program's length: its segments', or the top-level duration (or variants); never a top-level cycles or ramp.",
+            "if": {"required": ["program"]},
+            "then": {
+                "title": "at most one of 'duration' and 'variants' beside 'program'",
+                "properties": {
+                    "cycles": {
+                        "title": "no top-level 'cycles' with 'program' (give each segment its 'cycles:' or 'duration:')",
+                        "description": "With 'program', each segment has its own length.",
+                        "not": {},
+                    },
+                    "ramp": {
+                        "title": "no top-level 'ramp' with 'program' (give a segment its 'ramp:')",
+                        "description": "With 'program', each segment has its own ramp.",
+                        "not": {},
+                    },
+                },
+                "not": {"required": ["duration", "variants"]},
+            },
+        },
+        {
+            "$comment": "Over a duration, the cycles a ramp changes over must be given ('over' defaults to cycles - 1 with 'cycles' only).",
+            "if": {"required": ["ramp"], "anyOf": [{"required": ["duration"]}, {"required": ["variants"]}]},
+            "then": {"properties": {"ramp": {"required": ["over"]}}},
+        },
+    ]
+    + [
         {
             "if": {"required": ["pattern"], "properties": {"pattern": {"const": name}}},
             "then": {
@@ -564,6 +624,86 @@ recipe = {
                     "minItems": 1,
                     "maxItems": 1000,
                     "items": {"$ref": "#/$defs/phase"},
+                },
+            },
+        },
+        "segment": {
+            "$comment": "Whether the segment fits (at least one cycle, or one phase with end_on: phase) is left to the renderer.",
+            "title": "a segment like '{ pattern: box, cycles: 4 }' or '{ pattern: coherent, duration: 3m }'",
+            "description": (
+                "One segment of a program: a 'pattern' and exactly one of 'cycles' and 'duration', optionally 'end_on', "
+                "'ramp' and 'label'."
+            ),
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["pattern"],
+            "oneOf": [{"required": ["cycles"]}, {"required": ["duration"]}],
+            "if": {"required": ["duration"]},
+            "then": {"properties": {"ramp": {"required": ["over"]}}},
+            "properties": {
+                "pattern": {
+                    "title": "a built-in pattern (box, 4-7-8, coherent, relax, pomodoro) or a mapping with 'phases'",
+                    "description": "The segment's cycle of phases, as a top-level 'pattern'.",
+                    "anyOf": [{"$ref": "#/$defs/builtinPattern"}, {"$ref": "#/$defs/inlinePattern"}],
+                },
+                "cycles": {
+                    "title": "a number of cycles from 1 to 100000",
+                    "description": "The segment lasts this many whole cycles (1 to 100000)." + QUOTED,
+                    "anyOf": [
+                        {"type": "integer", "minimum": 1, "maximum": 100000},
+                        {"type": "string", "pattern": CYCLES_TEXT},
+                    ],
+                    "examples": [4],
+                },
+                "duration": ref(
+                    "positiveDuration",
+                    "The segment lasts exactly this long: the whole cycles (or phases, with end_on: phase) that fit, and "
+                    "the time left over as one 'transition' phase (label Transition, silent unless cues names transition).",
+                    examples=["3m"],
+                ),
+                "end_on": {
+                    "description": "With 'duration': hold whole cycles or whole phases. Default: the top-level 'end_on'. Ignored with 'cycles'.",
+                    "enum": ["cycle", "phase"],
+                },
+                "ramp": {"$ref": "#/$defs/ramp", "description": "The segment's breath-rate ramp; 'over' is required with 'duration'."},
+                "label": ref(
+                    "text", "The segment's name: its practice section's 'name' in the cue sheet. Default: the pattern's name.",
+                    examples=["Wind down"],
+                ),
+            },
+        },
+        "ramp": {
+            "$comment": "'over' at most a segment's cycles, and a ramp over one cycle without 'over', are left to the renderer.",
+            "title": "a ramp like '{ to: 4.5 bpm, over: 10 cycles }'",
+            "description": "A breath-rate ramp: the rate 'to' reach, over how many cycles.",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["to"],
+            "properties": {
+                "to": {
+                    "$comment": "The pattern holds the range 1 to 60 and at most 6 decimals; a plain number's decimals are left to the renderer.",
+                    "title": "a breath rate from 1 to 60 bpm like 4.5 bpm",
+                    "description": (
+                        "The rate to reach, in breaths (cycles) a minute, 1 to 60, at most 6 decimals: 4.5 bpm, 6bpm, 4.5 "
+                        "(a bare number is bpm)." + QUOTED
+                    ),
+                    "anyOf": [
+                        {"type": "number", "minimum": 1, "maximum": 60},
+                        {"type": "string", "maxLength": 64, "pattern": BREATH_RATE},
+                    ],
+                    "examples": ["4.5 bpm"],
+                },
+                "over": {
+                    "title": "a number of cycles like '10 cycles'",
+                    "description": (
+                        "The cycles the rate changes over, 1 to 100000: cycle N (counted from 0) and after run at the target. "
+                        "'10 cycles', '1 cycle' or 10. Default with 'cycles': the cycles − 1; required with 'duration'." + QUOTED
+                    ),
+                    "anyOf": [
+                        {"type": "integer", "minimum": 1, "maximum": 100000},
+                        {"type": "string", "maxLength": 64, "pattern": CYCLE_COUNT},
+                    ],
+                    "examples": ["10 cycles"],
                 },
             },
         },
@@ -1153,7 +1293,7 @@ cues = {
         "The JSON beside every rendered track (out.flac → out.cues.json): its phases in frames, so a player shows "
         "the phase at the audio's own playback position. Frames are the truth; seconds are frame / sample_rate. "
         "Version 1 may gain keys: a reader ignores keys it does not know, so every object here allows more. "
-        "Version 1.1 adds the voice prompts, and segment, name and length to sections and phases."
+        "Version 1.1 adds the voice prompts, segment, name and ramp to sections, and segment and length to phases."
     ),
     "type": "object",
     "additionalProperties": True,
@@ -1161,7 +1301,7 @@ cues = {
     "properties": {
         "format": d("Always session-cues.", {"const": "session-cues"}),
         "version": d(
-            "The cue sheet version: 1, or 1.1 for a sheet with cues-v1.1 keys (a recipe with voice prompts); a "
+            "The cue sheet version: 1, or 1.1 for a sheet with cues-v1.1 keys (a recipe with voice, program, ramp or ticks); a "
             "1.x minor may add keys, and readers ignore keys they do not know. Removing a key or changing its "
             "meaning needs version 2.",
             {"type": "number", "minimum": 1, "exclusiveMaximum": 2},
@@ -1228,10 +1368,13 @@ cues = {
             },
         },
         "sections": {
-            "description": "intro, practice and outro in order; a section of zero length may be left out.",
+            "description": (
+                "intro, practice and outro in order; a section of zero length may be left out. cues-v1.1: a program "
+                "has one practice section per segment (at most 1000), in segment order."
+            ),
             "type": "array",
             "minItems": 1,
-            "maxItems": 3,
+            "maxItems": 1002,
             "items": {
                 "type": "object",
                 "additionalProperties": True,
@@ -1247,6 +1390,22 @@ cues = {
                     "end_frame": d("The frame after the section's last one.", FRAME),
                     "start": d("start_frame / sample_rate, in seconds.", SECONDS),
                     "end": d("end_frame / sample_rate, in seconds.", SECONDS),
+                    "ramp": {
+                        "description": (
+                            "cues-v1.1, ramped practice sections only: cycle k (from 0 in the segment) runs at from_bpm + "
+                            "(to_bpm − from_bpm) × min(k, over) / over breaths a minute."
+                        ),
+                        "type": "object",
+                        "additionalProperties": True,
+                        "required": ["from_bpm", "to_bpm", "over"],
+                        "properties": {
+                            "from_bpm": d(
+                                "The pattern's own rate, 60 / its cycle in seconds, to 6 decimals.", {"type": "number", "exclusiveMinimum": 0}
+                            ),
+                            "to_bpm": d("The rate the recipe ramps to, as written.", {"type": "number", "minimum": 1, "maximum": 60}),
+                            "over": d("The cycles the rate changes over.", {"type": "integer", "minimum": 1}),
+                        },
+                    },
                 },
             },
         },
@@ -1283,7 +1442,7 @@ cues = {
                 "additionalProperties": True,
                 "required": ["name", "phase", "frame", "length_frames", "time"],
                 "properties": {
-                    "name": d("The cue: a phase kind, start or end.", {"type": "string", "pattern": CUE_NAME}),
+                    "name": d("The cue: a phase kind, start, end or tick.", {"type": "string", "pattern": CUE_NAME}),
                     "phase": d("Index of the phase it starts (end: the last phase, which it closes).", {"type": "integer", "minimum": 0}),
                     "frame": d("The frame it starts at.", FRAME),
                     "length_frames": d("How many frames it sounds (cut at the end of the file).", FRAME),

@@ -208,7 +208,7 @@ def problems(error):
             out.append((error.json_path, f"unknown key {key!r}{hint}"))
         if out:
             return out
-    if "title" in schema and not isinstance(error.instance, (dict, list)):
+    if "title" in schema and (error.validator == "not" or not isinstance(error.instance, (dict, list))):
         return [(error.json_path, f"expected {schema['title']}, found {found}")]
     if error.validator in ("anyOf", "oneOf"):
         branches = {}

@@ -38,8 +38,9 @@ enum CueSheetFixture {
             sections: sections, phases: phases, cues: cues)
     }
 
-    /// The fixture as a cues-v1.1 sheet (a recipe with voice): sections and phases with their segment,
-    /// name and length, and two prompts, a draft placed at a time and a clip placed on a phase.
+    /// The fixture as a cues-v1.1 sheet (a recipe with voice and a ramp): sections and phases with their
+    /// segment, name and length, the practice section's ramp, and two prompts, a draft placed at a time
+    /// and a clip placed on a phase.
     static func guidedSheet() -> CueSheet {
         let rate = 8000
         let plain = sheet()
@@ -47,7 +48,7 @@ enum CueSheetFixture {
             section.kind == "practice"
                 ? CueSheet.Section(
                     kind: section.kind, segment: 0, name: "Fixture", startFrame: section.startFrame, endFrame: section.endFrame,
-                    sampleRate: rate)
+                    sampleRate: rate, ramp: CueSheet.Ramp(fromBPM: DecimalText("30"), toBPM: DecimalText("27.5"), over: 1))
                 : section
         }
         let phases = plain.phases.map { phase in
@@ -194,6 +195,19 @@ struct CueSheetSchemaTests {
             output: { sample_rate: 8000, channels: 1, format: wav }
             """
         ),
+        (
+            "program: a ramped segment, a duration segment with a transition, ticks (cues-v1.1)",
+            """
+            id: program-ramp
+            intro: 1s
+            program:
+              - { pattern: coherent, cycles: 3, label: Slow down, ramp: { to: 4.5 bpm } }
+              - { pattern: box, duration: 20s }
+            outro: 1s
+            cues: { inhale: click, transition: chime, tick: { tone: 2 kHz, length: 20ms, gain: -30 dB, envelope: click, every: 1s, on: [hold] } }
+            output: { sample_rate: 8000, channels: 1, format: wav }
+            """
+        ),
     ]
 
     /// The recipes above are valid themselves, or their renders would prove nothing about the schema.
@@ -221,6 +235,16 @@ struct CueSheetSchemaTests {
             #expect(voice.map(\.draft) == [true, false, false] && voice.map(\.phase) == [nil, 0, 2], "\(voice)")
             #expect(sheet.sections.contains { $0.segment == 0 && $0.name == "Coherent Breathing" })
             #expect(sheet.phases.allSatisfy { $0.segment == 0 && $0.length?.text == "5.5" })
+        }
+        if yaml.contains("program:") {
+            // one practice section per segment, the first with its ramp, and a transition phase
+            #expect(sheet.minorVersion == 1)
+            let practice = sheet.sections.filter { $0.kind == "practice" }
+            #expect(practice.map(\.segment) == [0, 1] && practice.map(\.name) == ["Slow down", "Box Breathing"], "\(practice)")
+            #expect(practice.first?.ramp == CueSheet.Ramp(fromBPM: DecimalText("5.454545"), toBPM: DecimalText("4.5"), over: 2), "\(practice)")
+            #expect(practice.last?.ramp == nil)
+            #expect(sheet.phases.last?.kind == "transition" && sheet.phases.last?.segment == 1)
+            #expect(sheet.cues.contains { $0.name == "tick" })
         }
 
         let validation = try validate([track.cueSheetPath], against: cueSheetSchema)
@@ -272,12 +296,19 @@ struct CueSheetSchemaTests {
         BrokenSheet(name: "section name a number", path: "$.sections[1].name", guided: true) { setJSON(&$0, ["sections", 1, "name"], 7) },
         BrokenSheet(name: "phase length zero", path: "$.phases[0].length", guided: true) { setJSON(&$0, ["phases", 0, "length"], 0) },
         BrokenSheet(name: "phase segment as text", path: "$.phases[3].segment", guided: true) { setJSON(&$0, ["phases", 3, "segment"], "0") },
+        BrokenSheet(name: "ramp without over", path: "$.sections[1].ramp", guided: true) { setJSON(&$0, ["sections", 1, "ramp", "over"], nil) },
+        BrokenSheet(name: "ramp to over 60 bpm", path: "$.sections[1].ramp.to_bpm", guided: true) {
+            setJSON(&$0, ["sections", 1, "ramp", "to_bpm"], 61)
+        },
+        BrokenSheet(name: "ramp from zero", path: "$.sections[1].ramp.from_bpm", guided: true) { setJSON(&$0, ["sections", 1, "ramp", "from_bpm"], 0) },
+        BrokenSheet(name: "ramp over not whole", path: "$.sections[1].ramp.over", guided: true) { setJSON(&$0, ["sections", 1, "ramp", "over"], 1.5) },
+        BrokenSheet(name: "ramp as text", path: "$.sections[1].ramp", guided: true) { setJSON(&$0, ["sections", 1, "ramp"], "4.5 bpm") },
     ]
 
     /// The guided fixture without the cues-v1.1 keys a reader can do without.
     static func guidedBare() throws -> String {
         var object = try CueSheetFixture.guidedObject()
-        for path: [Any] in [["voice", 0, "text"], ["voice", 0, "file"], ["voice", 1, "phase"], ["sections", 1, "segment"], ["sections", 1, "name"]] {
+        for path: [Any] in [["voice", 0, "text"], ["voice", 0, "file"], ["voice", 1, "phase"], ["sections", 1, "segment"], ["sections", 1, "name"], ["sections", 1, "ramp"]] {
             setJSON(&object, path, nil)
         }
         for index in 0..<4 {

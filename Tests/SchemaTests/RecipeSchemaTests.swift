@@ -279,6 +279,60 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "bed layer without a source", base + "bed: [ { synth: pink-noise }, { gain: -6 dB } ]\n", schema: "$.bed[1]",
             parser: "bed.1: expected 'file: <path>' or 'synth:"),
+        // issue 16: programs and ramps (recipe-v1.1 § Programs, § Ramps)
+        RejectedRecipe(
+            "program and pattern", "pattern: box\nprogram: [ { pattern: box, cycles: 2 } ]\n", schema: "$",
+            says: "expected either 'pattern' or 'program', found both", parser: "program: expected either 'pattern:' (one pattern) or 'program:'"),
+        RejectedRecipe(
+            "neither pattern nor program", "duration: 5m\n", schema: "$", says: "expected either 'pattern' or 'program', found neither",
+            parser: "expected 'pattern:' (a built-in like box, or a mapping with 'phases') or 'program:' (a list of segments), found neither"),
+        RejectedRecipe("program empty", "program: []\n", schema: "$.program", parser: "program: expected a list of segments"),
+        RejectedRecipe(
+            "program as a mapping", "program: { pattern: box, cycles: 2 }\n", schema: "$.program",
+            parser: "program: expected a list of segments like '- { pattern: box, cycles: 4 }', found a mapping"),
+        RejectedRecipe(
+            "segment with both lengths", "program: [ { pattern: box, cycles: 2, duration: 1m } ]\n", schema: "$.program[0]",
+            says: "found both", parser: "program.0.cycles: expected either 'cycles:' or 'duration:' in a segment, found both"),
+        RejectedRecipe(
+            "segment with no length", "program: [ { pattern: box, label: Box } ]\n", schema: "$.program[0]", says: "found neither",
+            parser: "program.0: expected 'cycles:' (like 'cycles: 4') or 'duration:' (like 'duration: 3m') in the segment, found neither"),
+        RejectedRecipe(
+            "segment without a pattern", "program: [ { cycles: 2 } ]\n", schema: "$.program[0]", parser: "program.0: expected 'pattern:'"),
+        RejectedRecipe(
+            "segment key misspelt", "program: [ { pattern: box, cycles: 2, lable: Box } ]\n", schema: "$.program[0]",
+            says: "unknown key 'lable' (did you mean 'label'?)", parser: "unknown key 'lable' in 'program.0' (did you mean 'label'?)"),
+        RejectedRecipe(
+            "segment of an unknown pattern", "program: [ { pattern: boxx, cycles: 2 } ]\n", schema: "$.program[0].pattern",
+            parser: "unknown pattern 'boxx'"),
+        RejectedRecipe(
+            "segment end_on misspelt", "program: [ { pattern: box, duration: 1m, end_on: phases } ]\n", schema: "$.program[0].end_on",
+            parser: "program.0.end_on: expected one of cycle, phase"),
+        RejectedRecipe(
+            "program with top-level cycles", "program: [ { pattern: box, cycles: 2 } ]\ncycles: 3\n", schema: "$.cycles",
+            parser: "cycles: expected no top-level 'cycles:' with 'program:'"),
+        RejectedRecipe(
+            "program with top-level ramp", "program: [ { pattern: box, cycles: 2 } ]\nramp: { to: 4 bpm }\n", schema: "$.ramp",
+            says: "expected no top-level 'ramp' with 'program'", parser: "found one at the top level beside 'program:'"),
+        RejectedRecipe(
+            "program with duration and variants", "program: [ { pattern: box, cycles: 2 } ]\nduration: 5m\nvariants: { duration: [5m] }\n",
+            schema: "$", parser: "duration: expected the track's lengths in 'variants.duration' only"),
+        RejectedRecipe("ramp as text", base + "ramp: 4.5 bpm\n", schema: "$.ramp", parser: "ramp: expected a ramp like '{ to: 4.5 bpm, over: 10 cycles }'"),
+        RejectedRecipe("ramp without to", base + "ramp: { over: 1 }\n", schema: "$.ramp", parser: "ramp: expected 'to:'"),
+        RejectedRecipe(
+            "ramp key misspelt", base + "ramp: { to: 5 bpm, ovr: 1 }\n", schema: "$.ramp", says: "did you mean 'over'?",
+            parser: "unknown key 'ovr' in 'ramp' (did you mean 'over'?)"),
+        RejectedRecipe("ramp to 61 bpm", base + "ramp: { to: 61 bpm }\n", schema: "$.ramp.to", parser: "(outside 1 … 60 bpm)"),
+        RejectedRecipe("ramp unit misspelt", base + "ramp: { to: 5 bmp }\n", schema: "$.ramp.to", parser: "did you mean '5 bpm'?"),
+        RejectedRecipe("ramp over in minutes", base + "ramp: { to: 5 bpm, over: 2m }\n", schema: "$.ramp.over", parser: "a ramp is counted in cycles"),
+        RejectedRecipe(
+            "ramp over a duration without over", "pattern: box\nduration: 5m\nramp: { to: 5 bpm }\n", schema: "$.ramp",
+            says: "'over' is a required property", parser: "ramp: expected 'over:' (the cycles the rate changes over, like 'over: 10 cycles') with 'duration:'"),
+        RejectedRecipe(
+            "ramp over variants without over", "pattern: box\nvariants: { duration: [5m, 10m] }\nramp: { to: 5 bpm }\n", schema: "$.ramp",
+            parser: "ramp: expected 'over:'"),
+        RejectedRecipe(
+            "segment ramp over a duration without over", "program: [ { pattern: coherent, duration: 3m, ramp: { to: 4.5 bpm } } ]\n",
+            schema: "$.program[0].ramp", says: "'over' is a required property", parser: "program.0.ramp: expected 'over:'"),
     ]
 
     /// The schema's verdicts on every row of `rejected`, from one run of the script.
@@ -430,6 +484,38 @@ struct RecipeSchemaTests {
         AcceptedRecipe("opus at 48 kHz, m4a at 44.1 kHz", base + "output: { format: opus, sample_rate: 48 kHz }\n"),
         AcceptedRecipe("m4a at 44.1 kHz", base + "output: { format: m4a, sample_rate: '44.1kHz' }\n"),
         AcceptedRecipe(
+            "program: the spec's example",
+            """
+            intro: 20s
+            program:
+              - { pattern: coherent, duration: 3m }
+              - { pattern: 4-7-8, cycles: 4, label: Wind down }
+              - { pattern: box, duration: 2m, end_on: phase }
+            outro: 30s
+
+            """),
+        AcceptedRecipe(
+            "program: every segment key, inline patterns, ramps, a fixed duration, transition and tick cues",
+            """
+            duration: 20m
+            end_on: phase
+            program:
+              - pattern: coherent
+                duration: 5m
+                end_on: cycle
+                ramp: { to: 4.5 bpm, over: 10 cycles }
+                label: Slow down
+              - { pattern: { name: Sigh, phases: [ { inhale: 2s }, { top_up: 1s }, { exhale: 4s } ] }, cycles: "6" }
+              - { pattern: box, cycles: 10, ramp: { to: '3.75' } }
+              - { pattern: relax, cycles: 2, ramp: { to: 6bpm, over: 1 cycle } }
+            cues: { inhale: bell, top_up: click, transition: chime, tick: { preset: click, every: 1s, on: [hold] } }
+
+            """),
+        AcceptedRecipe("program: variants", "program: [ { pattern: box, cycles: 2 } ]\nvariants: { duration: [5m, 10m] }\n"),
+        AcceptedRecipe("ramp: the spec's example", "pattern: coherent\ncycles: 20\nramp: { to: 4.5 bpm, over: 10 cycles }\n"),
+        AcceptedRecipe("ramp: over by default with cycles", base + "ramp: { to: 60 }\n"),
+        AcceptedRecipe("ramp: over a duration", "pattern: box\nduration: 10m\nramp: { to: 1 bpm, over: 5 }\n"),
+        AcceptedRecipe(
             "synth beds and layers",
             base + "bed: [ { synth: binaural 200 Hz 10 Hz, gain: -6 dB }, { synth: 'isochronic 0.2kHz 7.83Hz' }, { file: beds/rain.ogg } ]\n"),
     ]
@@ -506,6 +592,46 @@ struct RecipeSchemaTests {
         ("draft_voice", String(repeating: "x", count: 32), true), ("draft_voice", String(repeating: "x", count: 33), false),
         ("draft_voice", "e", false), ("draft_voice", "en_us", false), ("draft_voice", "1en", false), ("draft_voice", "-en", false),
     ]
+
+    /// Values of a ramp's keys at the edges of their ranges and grammars (Units.breathRate, Units.cycleCount).
+    static let rampValues: [(key: String, value: String, valid: Bool)] = [
+        ("to", "1", true), ("to", "60", true), ("to", "60 bpm", true), ("to", "60.000000", true), ("to", "4.5", true), ("to", "4.5bpm", true),
+        ("to", "'4.5 BPM'", true), ("to", "+6", true), ("to", "0001.5", true), ("to", "5.454545", true), ("to", "'5.4545450000 bpm'", true),
+        ("to", "\"\\t4.5 bpm \"", true), ("to", "1.", true), ("to", "'59.999999 Bpm'", true),
+        ("to", "0.999999", false), ("to", "60.000001", false), ("to", "61", false), ("to", "0", false), ("to", "-5", false), ("to", "-0", false),
+        ("to", "'5.4545454'", false), ("to", ".5", false), ("to", "4.5 bmp", false), ("to", "4.5 b/m", false), ("to", "bpm", false),
+        ("to", "1e1", false), ("to", "inf", false), ("to", "'4.5 bpm bpm'", false), ("to", "[4.5]", false),
+        ("over", "1", true), ("over", "100000", true), ("over", "10 cycles", true), ("over", "1 cycle", true), ("over", "'10cycles'", true),
+        ("over", "'3 Cycles'", true), ("over", "000010", true), ("over", "'10 cycle'", true), ("over", "\"\\t7 CYCLES\"", true),
+        ("over", "0", false), ("over", "100001", false), ("over", "-1", false), ("over", "1.5", false), ("over", "10.0", false),
+        ("over", "10 cycels", false), ("over", "10 times", false), ("over", "+3", false), ("over", "2m", false), ("over", "cycles", false),
+        ("over", "'0 cycles'", false),
+    ]
+
+    /// A recipe whose ramp has `value` at `key` (a day long, so that 'over' is required and has room).
+    static func rampRecipe(_ key: String, _ value: String) -> String {
+        "pattern: box\nduration: 24h\nramp:\n" + (key == "to" ? "  to: \(value)\n  over: 10\n" : "  to: 5 bpm\n  over: \(value)\n")
+    }
+
+    static func rampRow(_ index: Int) -> String { "\(rampValues[index].key): \(rampValues[index].value)#\(index)" }
+
+    static let rampBatch = Result {
+        try BatchValidation(rampValues.indices.map { (rampRow($0), rampRecipe(rampValues[$0].key, rampValues[$0].value)) }, suffix: ".yml", against: recipeSchema)
+    }
+
+    @Test(arguments: rampValues.indices)
+    func rampValuesAgree(_ index: Int) throws {
+        let row = Self.rampValues[index]
+        let schema = try Self.rampBatch.get()
+        let lines = schema.lines(Self.rampRow(index))
+        #expect((lines == ["ok"]) == row.valid, "\(row.key): \(row.value): schema said \(lines)")
+        switch parse(Self.rampRecipe(row.key, row.value)) {
+        case .success: #expect(row.valid, "the parser accepted \(row.key): \(row.value)")
+        case .failure(let problems):
+            #expect(!row.valid, "the parser rejected \(row.key): \(row.value): \(problems)")
+            #expect(problems.diagnostics.allSatisfy { $0.message.hasPrefix("ramp.\(row.key)") }, "\(problems)")
+        }
+    }
 
     /// A recipe with `value` at `key`: a key of `voice:`, or of its one prompt.
     static func voiceRecipe(_ key: String, _ value: String) -> String {

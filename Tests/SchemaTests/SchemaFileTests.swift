@@ -137,6 +137,24 @@ import Testing
         #expect(try Self.propertyNames(schema, "$defs", "voice") == Set(DecodeContext.voiceKeys))
         #expect(try Self.propertyNames(schema, "$defs", "prompt") == Set(DecodeContext.promptKeys))
         #expect(try Self.propertyNames(schema, "$defs", "inlinePattern") == ["name", "phases"])
+        // programs and ramps (recipe-v1.1 § Programs, § Ramps): a segment's keys, a ramp's keys, at most maxSegments segments
+        #expect(try Self.propertyNames(schema, "$defs", "segment") == Set(DecodeContext.segmentKeys))
+        #expect(try Self.propertyNames(schema, "$defs", "ramp") == Set(DecodeContext.rampKeys))
+        let program = try Self.object(schema, "properties", "program")
+        #expect(program["maxItems"] as? Int == RecipeLimits.maxSegments)
+        #expect(program["minItems"] as? Int == 1)
+        #expect((program["items"] as? [String: Any])?["$ref"] as? String == "#/$defs/segment")
+        // the top-level ramp and a segment's are the same mapping
+        #expect(try Self.object(schema, "properties", "ramp")["$ref"] as? String == "#/$defs/ramp")
+        #expect(try Self.object(schema, "$defs", "segment", "properties", "ramp")["$ref"] as? String == "#/$defs/ramp")
+        #expect(Self.enumTexts(try Self.object(schema, "$defs", "segment", "properties", "end_on")) == EndOn.allCases.map(\.rawValue))
+        // a segment has exactly one of cycles and duration; the recipe exactly one of pattern and program
+        let lengths = try #require(try Self.object(schema, "$defs", "segment")["oneOf"] as? [[String: Any]])
+        #expect(lengths.compactMap { $0["required"] as? [String] } == [["cycles"], ["duration"]])
+        #expect(try Self.object(schema, "$defs", "segment")["required"] as? [String] == ["pattern"])
+        let sources = try #require(schema["oneOf"] as? [[String: Any]])
+        #expect(sources.compactMap { $0["required"] as? [String] } == [["pattern"], ["program"]])
+        #expect(schema["required"] == nil)
         let phaseForms = try #require(try Self.object(schema, "$defs", "phase")["oneOf"] as? [[String: Any]])
         let longForm = try #require(phaseForms.first { $0["properties"] != nil })
         #expect(Set((longForm["properties"] as? [String: Any] ?? [:]).keys) == ["kind", "length", "label"])
@@ -224,7 +242,7 @@ import Testing
             ),
             (
                 itemKeys(v1["sections"]), itemKeys(guided["sections"]), try Self.object(schema, "properties", "sections", "items"),
-                ["segment", "name"], "sections"
+                ["segment", "name", "ramp"], "sections"
             ),
             (
                 itemKeys(v1["phases"]), itemKeys(guided["phases"]), try Self.object(schema, "properties", "phases", "items"),
@@ -254,6 +272,14 @@ import Testing
         #expect(itemKeys(guided["phases"]) == Set(CueSheet.Phase.Key.allCases.map(\.rawValue)))
         #expect(itemKeys(guided["cues"]) == Set(CueSheet.Cue.Key.allCases.map(\.rawValue)))
         #expect(itemKeys(guided["voice"]) == Set(CueSheet.VoicePrompt.Key.allCases.map(\.rawValue)))
+        // a ramped section's ramp: every key it writes, all required
+        let rampSchema = try Self.object(schema, "properties", "sections", "items", "properties", "ramp")
+        let rampKeys = itemKeys((guided["sections"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["ramp"] })
+        #expect(rampKeys == Set(CueSheet.Ramp.Key.allCases.map(\.rawValue)))
+        #expect(Set((rampSchema["properties"] as? [String: Any] ?? [:]).keys) == rampKeys)
+        #expect(Set(rampSchema["required"] as? [String] ?? []) == rampKeys)
+        // a program has one practice section per segment, beside intro and outro
+        #expect(try Self.object(schema, "properties", "sections")["maxItems"] as? Int == RecipeLimits.maxSegments + 2)
     }
 
     /// What the schema requires, the reader needs: the guided sheet without one required key is
@@ -266,6 +292,7 @@ import Testing
             (["audio"], try Self.object(schema, "properties", "audio")),
             (["pattern"], try Self.object(schema, "properties", "pattern")),
             (["sections", 1], try Self.object(schema, "properties", "sections", "items")),
+            (["sections", 1, "ramp"], try Self.object(schema, "properties", "sections", "items", "properties", "ramp")),
             (["phases", 2], try Self.object(schema, "properties", "phases", "items")),
             (["cues", 1], try Self.object(schema, "properties", "cues", "items")),
             (["voice", 1], try Self.object(schema, "properties", "voice", "items")),
