@@ -97,7 +97,7 @@ struct CueLimits {
     func checkEverySounds(_ events: [CueEvent], recipe: Recipe, phases: [PhaseSpan], totalFrames: Int64) throws(DiagnosticList) {
         guard let first = phases.first, let last = phases.last else { return }
         let sounding = Set(events.map(\.name))
-        let cyclesHeld = (phases.map(\.cycle).max() ?? last.cycle) + 1
+        let cyclesHeld = (phases.filter { $0.kind != Segment.transitionKind }.map(\.cycle).max() ?? last.cycle) + 1
         var problems: [Diagnostic] = []
         for name in resolved.keys.sorted() where !sounding.contains(name) && recipe.cues[name] != nil {
             guard let limit = resolved[name] else { continue }

@@ -62,7 +62,9 @@ enum PromptPlacement {
                     continue
                 }
                 let inSegment = segment.map { s in phases.filter { $0.segment == s - 1 } } ?? phases
-                let cyclesHeld = (inSegment.map(\.cycle).max() ?? -1) + 1
+                // a transition's cycle counts the whole cycles before it: it is no cycle held, unless asked for
+                let counted = kind == Segment.transitionKind ? inSegment : inSegment.filter { $0.kind != Segment.transitionKind }
+                let cyclesHeld = (counted.map(\.cycle).max() ?? -1) + 1
                 if let cycles, cycles.highest > cyclesHeld {
                     problems.append(
                         Diagnostic(

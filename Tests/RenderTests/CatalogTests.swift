@@ -118,9 +118,14 @@ struct CatalogTests {
         for (a, b) in zip(timeline.sections, timeline.sections.dropFirst()) {
             #expect(a.endFrame == b.startFrame, "\(name): \(a.kind) → \(b.kind)")
         }
-        let practice = timeline.sections.first { $0.kind == .practice }
-        #expect(timeline.phases.first?.startFrame == practice?.startFrame, "\(name)")
-        #expect(timeline.phases.last?.endFrame == practice?.endFrame, "\(name)")
+        // one practice section per program segment, each tiled by its own phases
+        let practice = timeline.practiceSections
+        #expect(practice.count == (timeline.phases.last?.segment ?? -1) + 1, "\(name): \(practice.count) practice sections")
+        for (index, section) in practice.enumerated() {
+            let inside = timeline.phases.filter { $0.segment == index }
+            #expect(inside.first?.startFrame == section.startFrame, "\(name): segment \(index) starts")
+            #expect(inside.last?.endFrame == section.endFrame, "\(name): segment \(index) ends")
+        }
         for (a, b) in zip(timeline.phases, timeline.phases.dropFirst()) {
             #expect(a.endFrame == b.startFrame, "\(name): phase \(a.index)")
         }
