@@ -255,10 +255,14 @@ enum RecipeFuzz {
     // MARK: - Cue sheet
 
     /// The cue sheet a render writes for this timeline (audio facts made up), validated and read back.
+    /// As Render's CueSheetBuilder: a recipe with a cues-v1.1 feature (voice, a program, a ramp, ticks)
+    /// gets a 1.1 sheet whose practice sections carry segment, name and ramp and whose phases carry
+    /// segment and length (a program's several practice sections are valid only so).
     static func checkCueSheet(_ timeline: Timeline, _ recipe: Recipe) {
         guard timeline.phases.count <= roundTripPhaseLimit else { return }
         let rate = timeline.sampleRate
-        let sheet = CueSheet(
+        let v11 = recipe.voice != nil || recipe.program != nil || recipe.ramp != nil || recipe.ticks != nil
+        var sheet = CueSheet(
             id: recipe.id, title: recipe.title, category: recipe.category,
             audio: CueSheet.Audio(
                 file: recipe.id + ".flac", sampleRate: rate, channels: recipe.output.channels,
@@ -269,17 +273,27 @@ enum RecipeFuzz {
                 phases: recipe.pattern.phases.map {
                     CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.description))
                 }),
-            sections: timeline.sections.map {
-                CueSheet.Section(kind: $0.kind.rawValue, startFrame: $0.startFrame, endFrame: $0.endFrame, sampleRate: rate)
+            sections: timeline.sections.map { section in
+                let practice = v11 && section.kind == .practice
+                return CueSheet.Section(
+                    kind: section.kind.rawValue, segment: practice ? section.segment : nil, name: practice ? section.name : nil,
+                    startFrame: section.startFrame, endFrame: section.endFrame, sampleRate: rate,
+                    ramp: section.ramp.map {
+                        CueSheet.Ramp(
+                            fromBPM: DecimalText(Ramp.text(microBPM: $0.fromMicroBPM)), toBPM: DecimalText(Ramp.text(microBPM: $0.toMicroBPM)),
+                            over: $0.over)
+                    })
             },
             phases: timeline.phases.map {
                 CueSheet.Phase(
-                    index: $0.index, cycle: $0.cycle, kind: $0.kind, label: $0.label,
-                    startFrame: $0.startFrame, endFrame: $0.endFrame, sampleRate: rate)
+                    index: $0.index, segment: v11 ? $0.segment : nil, cycle: $0.cycle, kind: $0.kind, label: $0.label,
+                    length: v11 ? DecimalText($0.length.description) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
+                    sampleRate: rate)
             },
             cues: timeline.cues.map {
                 CueSheet.Cue(name: $0.name, phase: $0.phase, frame: $0.frame, lengthFrames: 0, sampleRate: rate)
             })
+        sheet.minorVersion = v11 ? 1 : 0
         do {
             try sheet.validate()
         } catch {

@@ -6,10 +6,10 @@ import Recipe
 // `LLVMFuzzerTestOneInput`. Ordinary build: this `main` replays the files named on the command line.
 //
 /// `fuzz-units`: one string (the input as UTF-8, invalid bytes replaced) through every value parser of recipe-v1
-/// and of recipe-v1.1's voice prompts.
+/// and of recipe-v1.1's voice prompts and ramps.
 ///
-/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak`, `bitrate`, `sampleRate`, `promptTime`, `voiceLevel` and
-/// `duckDepth` must return a value or a reason for any text; never crash. Checked:
+/// `Units.duration`, `gain`, `frequency`, `loudness`, `truePeak`, `bitrate`, `sampleRate`, `promptTime`, `voiceLevel`,
+/// `duckDepth`, `breathRate` and `cycleCount` must return a value or a reason for any text; never crash. Checked:
 /// - a duration is exact, in 0…24 h (`RecipeLimits.maxDuration`), and reads back from its own
 ///   decimal text, bare and with `s`; a bit rate is a whole number of bits/s in 32k…320k that reads
 ///   back in bps, k and kbps; a gain, loudness or peak is finite, in its range and never
@@ -20,6 +20,8 @@ import Recipe
 ///   segment counts from 1, and it reads back from its own text (`practice - 2.5s`, `segment 2 + 0`, `3.5s`);
 /// - a voice level is nil for `off` only, else finite and in -40…-10 LUFS, the value `loudness` reads;
 ///   a duck depth is `wcag` for `wcag` only, else finite, in 0…40 dB and never -0; each reads back with its unit;
+/// - a breath rate is exact, in 1…60 bpm, and reads back from its own text (`5.454545`, with `bpm`); a
+///   cycle count is in 1…100000 and reads back bare and with `cycle`/`cycles`;
 /// - a reason is a short one-line text without control characters (it ends up in a diagnostic).
 #if !FUZZING
 @main
@@ -103,6 +105,37 @@ enum UnitsFuzz {
         promptTime(text, padded: padded, upper: upper)
         voiceLevel(text, padded: padded, upper: upper, isOff: isOff, loudness: loudness)
         duckDepth(text, padded: padded, upper: upper, isWCAG: word == "wcag")
+        breathRate(text, padded: padded, upper: upper)
+        cycleCount(text, padded: padded, upper: upper)
+    }
+
+    /// `Units.breathRate`: millionths of a bpm in 1…60 bpm, reading back from `Ramp.text`.
+    static func breathRate(_ text: String, padded: String, upper: String) {
+        let result = Units.breathRate(text)
+        check(result, "breathRate", text)
+        fuzzCheck(Units.breathRate(padded) == result, "breathRate: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.breathRate(upper)) == value(result), "breathRate: case changes the value of \(text.debugDescription)")
+        guard case .success(let rate) = result else { return }
+        fuzzCheck(Ramp.microBPMRange.contains(rate), "breathRate \(rate) of \(text.debugDescription)")
+        let shortest = Ramp.text(microBPM: rate)
+        // trailing zeros of a fraction do not count among its 6 decimals
+        let forms = [shortest, shortest + " bpm", "+" + shortest + "BPM", "0" + shortest + (shortest.contains(".") ? "000" : ".000000000")]
+        for form in forms {
+            fuzzCheck(value(Units.breathRate(form)) == rate, "breathRate \(rate) does not read back from \(form.debugDescription)")
+        }
+    }
+
+    /// `Units.cycleCount`: 1…100000 cycles, reading back bare and with its unit.
+    static func cycleCount(_ text: String, padded: String, upper: String) {
+        let result = Units.cycleCount(text)
+        check(result, "cycleCount", text)
+        fuzzCheck(Units.cycleCount(padded) == result, "cycleCount: spaces around \(text.debugDescription) change the result")
+        fuzzCheck(value(Units.cycleCount(upper)) == value(result), "cycleCount: case changes the value of \(text.debugDescription)")
+        guard case .success(let count) = result else { return }
+        fuzzCheck(RecipeLimits.cycles.contains(count), "cycleCount \(count) of \(text.debugDescription)")
+        for form in ["\(count)", "\(count) cycles", "\(count)cycle", "000\(count) Cycles"] {
+            fuzzCheck(value(Units.cycleCount(form)) == count, "cycleCount \(count) does not read back from \(form.debugDescription)")
+        }
     }
 
     /// `Units.promptTime`: an anchor and an exact offset within ±24 h, reading back from its own text.
