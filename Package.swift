@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         .testTarget(
-            name: "RenderTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+            name: "RenderTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
