@@ -36,6 +36,12 @@ extension CueSheet {
             throw .invalidValue(path: Self.path(Key.audio.rawValue, Audio.Key.frames), reason: "must not be negative, found \(audio.frames)")
         }
         try checkTime(audio.duration, gives: audio.frames, path: Self.path(Key.audio.rawValue, Audio.Key.duration))
+        // JSON has no NaN or infinity: a sheet built in memory with one could not be written back
+        for (key, value) in [(Audio.Key.loudnessLUFS, audio.loudnessLUFS), (.truePeakDBTP, audio.truePeakDBTP)] {
+            if let value, !value.isFinite {
+                throw .invalidValue(path: Self.path(Key.audio.rawValue, key), reason: "must be a finite number or null, found \(value)")
+            }
+        }
     }
 
     /// Checks the sections and returns the practice sections (one per program segment, cues-v1.1).

@@ -157,6 +157,48 @@ extension CueSheet.Section {
         #expect(throws: case_.error) { try CueTimeline(sheet) }
     }
 
+    /// JSON holds no NaN or infinity, so a sheet built in memory with one is refused (it could not be written back).
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteLoudnessAndPeakAreRefused(_ value: Double) throws {
+        var sheet = try Fixture.boxSheet()
+        sheet.audio.loudnessLUFS = value
+        #expect(throws: CueSheetError.self) { try sheet.validate() }
+        #expect(throws: CueSheetError.self) { try CueTimeline(sheet) }
+        sheet = try Fixture.boxSheet()
+        sheet.audio.truePeakDBTP = value
+        #expect(throws: CueSheetError.self) { try sheet.validate() }
+        sheet.audio.truePeakDBTP = nil
+        try sheet.validate()
+    }
+
+    /// A program's sheet (cues-v1.1): several practice sections, segments counting up from 0, each phase
+    /// inside its segment's section, cycles counting again in each segment.
+    @Test func aProgramsSectionsAreValid() throws {
+        var sheet = try Fixture.boxSheet()
+        guard let index = sheet.sections.firstIndex(where: { $0.kind == "practice" }) else { Issue.record("no practice"); return }
+        let practice = sheet.sections[index]
+        let middle = sheet.phases[sheet.phases.count / 2].startFrame
+        let first = CueSheet.Section(kind: "practice", segment: 0, name: "A", startFrame: practice.startFrame, endFrame: middle, sampleRate: 48000)
+        let second = CueSheet.Section(kind: "practice", segment: 1, name: "B", startFrame: middle, endFrame: practice.endFrame, sampleRate: 48000)
+        sheet.sections.replaceSubrange(index...index, with: [first, second])
+        var cycle = 0
+        for i in sheet.phases.indices {
+            let segment = sheet.phases[i].startFrame < middle ? 0 : 1
+            if i > 0, segment != sheet.phases[i - 1].segment { cycle = 0 }
+            sheet.phases[i].segment = segment
+            sheet.phases[i].cycle = segment == 0 ? sheet.phases[i].cycle : cycle
+            if i + 1 < sheet.phases.count, sheet.phases[i + 1].kind == sheet.phases[0].kind, segment == 1 { cycle += 1 }
+        }
+        try sheet.validate()
+        // a phase naming the wrong segment, and a second segment 0, are refused
+        var wrong = sheet
+        wrong.phases[0].segment = 1
+        #expect(throws: CueSheetError.self) { try wrong.validate() }
+        var repeated = sheet
+        repeated.sections[index + 1].segment = 0
+        #expect(throws: CueSheetError.self) { try repeated.validate() }
+    }
+
     @Test func aRenderedSheetIsValid() throws {
         try Fixture.boxSheet().validate()
         try CueSheet.decode(from: Fixture.odd).validate()
