@@ -168,10 +168,9 @@ struct PracticeLayout {
                         ? "one \(first.reduce(ExactSeconds.zero, +).durationText) cycle of '\(pattern.name)'"
                         : "its first phase (\(first[0].durationText))"
                     let hint = segment.endOn == .cycle ? " (use a longer duration, or end_on: phase)" : ""
+                    let what = isImplicit ? "leaves \(room.durationText) for practice, shorter" : "is shorter"
                     throw DiagnosticList([
-                        Diagnostic(
-                            "\(key): \(total.durationText) leaves \(room.durationText) for practice, shorter than \(unit)\(hint)",
-                            at: recipe.location(of: key))
+                        Diagnostic("\(key): \(total.durationText) \(what) than \(unit)\(hint)", at: recipe.location(of: key))
                     ])
                 }
                 if !isImplicit, time < end {
