@@ -102,7 +102,9 @@ struct PracticeLayout {
             let recipe = self.recipe
             let path = { (key: String) in recipe.segmentPath(index, key) }
             guard pattern.cycle > .zero, !pattern.phases.isEmpty else {
-                throw DiagnosticList([Diagnostic("\(path("pattern")): pattern '\(pattern.name)' has no length", at: recipe.location(of: path("pattern")))])
+                throw DiagnosticList([
+                    Diagnostic("\(path("pattern")): pattern '\(pattern.name)' has no length", at: recipe.location(of: path("pattern")))
+                ])
             }
             var ramped: RampedLengths?
             var sectionRamp: SectionRamp?

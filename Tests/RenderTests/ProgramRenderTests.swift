@@ -1,8 +1,8 @@
 import CadenceCues
 import Foundation
 import Sidecars
-import Testing
 import TestKit
+import Testing
 
 /// A rendered program (recipe-v1.1 § Programs, § Ramps; cues-v1.1): the sheet's practice sections,
 /// per-phase lengths and ramp, what `CueTimeline` answers, the sidecars' segments, and the audio's
