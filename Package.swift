@@ -49,7 +49,9 @@ let package = Package(
         /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
         .target(name: "DSP", dependencies: ["AudioCore"]),
         /// Owners of C handles: sound file reader/writers, resampler, loudness meter, hashing.
-        .target(name: "AudioIO", dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CSpeech", "CCrypto", "CPosix"]),
+        .target(
+            name: "AudioIO",
+            dependencies: ["AudioCore", "CSndfile", "CSamplerate", "CEBUR128", "CVorbis", "CFLAC", "CAV", "CSpeech", "CCrypto", "CPosix"]),
         /// The render core: Sources (bed, cues, mix) → Stages (gain, limiter) → Sinks (encoder, meters), driven by Pipeline; Loudness; the Track story.
         .target(name: "Render", dependencies: ["AudioCore", "Recipe", "Timeline", "DSP", "AudioIO", "CSndfile", "CadenceCues", "Sidecars"]),
 
@@ -103,12 +105,15 @@ let package = Package(
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         .testTarget(
-            name: "RenderTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
+            name: "RenderTests",
+            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),
-        .testTarget(name: "CatalogTests", dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
+        .testTarget(
+            name: "CatalogTests",
+            dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
         /// Package.swift against the code: every file's imports are declared dependencies of its target.
         .testTarget(name: "PackageTests", dependencies: ["TestKit"]),
     ]

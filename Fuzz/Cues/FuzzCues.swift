@@ -18,10 +18,10 @@ import FuzzDriver
 /// Inputs starting with a 0 byte are not JSON but a description of a valid sheet (`SyntheticSheet`),
 /// which must validate and then goes through the same checks.
 #if !FUZZING
-@main
-enum FuzzCuesMain {
-    static func main() { FuzzDriver.replay("fuzz-cues", fuzzCues) }
-}
+    @main
+    enum FuzzCuesMain {
+        static func main() { FuzzDriver.replay("fuzz-cues", fuzzCues) }
+    }
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")

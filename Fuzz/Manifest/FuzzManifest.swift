@@ -117,7 +117,8 @@ enum ManifestFuzz {
     static func checkManifest(_ manifest: Manifest) {
         var catalog: Set<String>?
         if let shard = manifest.shard {
-            fuzzCheck(shard.count >= 1 && shard.count <= 10_000 && shard.index >= 1 && shard.index <= shard.count, "shard \(shard.index)/\(shard.count)")
+            fuzzCheck(
+                shard.count >= 1 && shard.count <= 10_000 && shard.index >= 1 && shard.index <= shard.count, "shard \(shard.index)/\(shard.count)")
             fuzzCheck(shard.catalog.allSatisfy(isID), "an invalid id in the catalog")
             fuzzCheck(zip(shard.catalog, shard.catalog.dropFirst()).allSatisfy { $0 < $1 }, "catalog not sorted and unique")
             catalog = Set(shard.catalog)
@@ -139,7 +140,8 @@ enum ManifestFuzz {
             let exact = Double(t.frames) / Double(t.sampleRate)
             fuzzCheck(t.duration.isFinite && abs(t.duration - exact) <= 0.5 / Double(t.sampleRate), "duration \(t.duration) for \(exact)")
             fuzzCheck(t.bytes >= 1 && t.bytes <= 1 << 41, "bytes \(t.bytes)")
-            fuzzCheck(isHex64(t.sha256) && isHex64(t.fingerprint), "sha256 \(t.sha256.debugDescription), fingerprint \(t.fingerprint.debugDescription)")
+            fuzzCheck(
+                isHex64(t.sha256) && isHex64(t.fingerprint), "sha256 \(t.sha256.debugDescription), fingerprint \(t.fingerprint.debugDescription)")
             checkText(t.title, limit: 256, "title")
             if let category = t.category { checkText(category, limit: 256, "category") }
             for level in [t.loudnessLUFS, t.truePeakDBTP].compactMap({ $0 }) {

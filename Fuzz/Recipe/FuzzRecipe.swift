@@ -21,10 +21,10 @@ import Timeline
 /// - the cue sheet a render would write from it (as `CueSheetBuilder` does, audio facts aside)
 ///   passes the player's validator and reads back equal, with the same bytes.
 #if !FUZZING
-@main
-enum FuzzRecipeMain {
-    static func main() { FuzzDriver.replay("fuzz-recipe", fuzzRecipe) }
-}
+    @main
+    enum FuzzRecipeMain {
+        static func main() { FuzzDriver.replay("fuzz-recipe", fuzzRecipe) }
+    }
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -216,13 +216,18 @@ enum RecipeFuzz {
         let phases = timeline.phases
         fuzzCheck(!phases.isEmpty && phases.count <= 200_000, "\(phases.count) phases")
         let practice = timeline.practiceSections
-        fuzzCheck(!practice.isEmpty && practice.count == recipe.segments.count, "\(practice.count) practice sections for \(recipe.segments.count) segments")
+        fuzzCheck(
+            !practice.isEmpty && practice.count == recipe.segments.count, "\(practice.count) practice sections for \(recipe.segments.count) segments")
         guard let firstPractice = practice.first, let lastPractice = practice.last else { return }
-        fuzzCheck(phases.first!.startFrame == firstPractice.startFrame, "first phase at \(phases.first!.startFrame), practice at \(firstPractice.startFrame)")
+        fuzzCheck(
+            phases.first!.startFrame == firstPractice.startFrame,
+            "first phase at \(phases.first!.startFrame), practice at \(firstPractice.startFrame)")
         fuzzCheck(phases.last!.endFrame == lastPractice.endFrame, "last phase ends at \(phases.last!.endFrame), practice at \(lastPractice.endFrame)")
         for (index, section) in practice.enumerated() {
             let inside = phases.filter { $0.segment == index }
-            fuzzCheck(inside.first?.startFrame == section.startFrame && inside.last?.endFrame == section.endFrame, "segment \(index)'s phases do not tile its section")
+            fuzzCheck(
+                inside.first?.startFrame == section.startFrame && inside.last?.endFrame == section.endFrame,
+                "segment \(index)'s phases do not tile its section")
         }
         var previous: PhaseSpan?
         for (i, phase) in phases.enumerated() {

@@ -24,10 +24,10 @@ import Recipe
 ///   cycle count is in 1…100000 and reads back bare and with `cycle`/`cycles`;
 /// - a reason is a short one-line text without control characters (it ends up in a diagnostic).
 #if !FUZZING
-@main
-enum FuzzUnitsMain {
-    static func main() { FuzzDriver.replay("fuzz-units", fuzzUnits) }
-}
+    @main
+    enum FuzzUnitsMain {
+        static func main() { FuzzDriver.replay("fuzz-units", fuzzUnits) }
+    }
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")

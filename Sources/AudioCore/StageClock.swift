@@ -59,7 +59,10 @@ public final class StageClock: Sendable {
     /// re-measured under the limiter, beds prepared.
     public func jsonText() -> String {
         let stages = Stage.allCases.map { "\"\($0.name)\":" + format3(Double(nanoseconds($0)) / 1e9) }
-        let counts = ["\"passes\":\(passes.load(ordering: .relaxed))", "\"remeasured_frames\":\(remeasured.load(ordering: .relaxed))", "\"beds_prepared\":\(bedsPrepared.load(ordering: .relaxed))"]
+        let counts = [
+            "\"passes\":\(passes.load(ordering: .relaxed))", "\"remeasured_frames\":\(remeasured.load(ordering: .relaxed))",
+            "\"beds_prepared\":\(bedsPrepared.load(ordering: .relaxed))",
+        ]
         return "{" + (stages + counts).joined(separator: ",") + "}"
     }
 

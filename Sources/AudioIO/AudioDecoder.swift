@@ -134,7 +134,8 @@ public enum AudioDecoder {
     /// (a FLAC STREAMINFO can claim 2^36 frames in a few bytes). A header that does not
     /// say (`knownFrames` nil) passes; decoding then stops at the limit.
     public static func checkClaimedLength(of reader: SoundFileReader, sampleRate: Int, maximumFrames: Int64) throws(AudioError) {
-        try checkClaimedLength(reader.knownFrames, inputRate: reader.sampleRate, path: reader.path, sampleRate: sampleRate, maximumFrames: maximumFrames)
+        try checkClaimedLength(
+            reader.knownFrames, inputRate: reader.sampleRate, path: reader.path, sampleRate: sampleRate, maximumFrames: maximumFrames)
     }
 
     /// The same check on a header's facts: `claimed` frames at `inputRate` (nil: not said).

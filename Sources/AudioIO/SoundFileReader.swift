@@ -211,9 +211,11 @@ public final class SoundFileReader {
         let frame = position + Int64(index / channels)
         let seconds = String(format: "%.6f", Double(frame) / Double(sampleRate))
         let what =
-            value.isNaN ? "a NaN (not-a-number) sample"
-            : value.isInfinite ? "an infinite sample"
-            : String(format: "the sample value %g, beyond ±%g (+60 dBFS)", Double(value), Double(Self.sampleLimit))
+            value.isNaN
+            ? "a NaN (not-a-number) sample"
+            : value.isInfinite
+                ? "an infinite sample"
+                : String(format: "the sample value %g, beyond ±%g (+60 dBFS)", Double(value), Double(Self.sampleLimit))
         throw AudioError(
             file: path, operation: "decode",
             reason: "frame \(frame) (\(seconds) s), channel \(index % channels + 1), holds \(what): the file is damaged",

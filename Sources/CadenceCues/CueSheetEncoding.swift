@@ -90,9 +90,10 @@ extension CueSheet.Section: JSONRow {
         case .endFrame: String(endFrame)
         case .start: JSONText.number(start)
         case .end: JSONText.number(end)
-        case .ramp: ramp.map { ramp in
-            "{ " + CueSheet.Ramp.Key.allCases.map { JSONText.string($0.rawValue) + ": " + ramp.jsonValue($0) }.joined(separator: ", ") + " }"
-        }
+        case .ramp:
+            ramp.map { ramp in
+                "{ " + CueSheet.Ramp.Key.allCases.map { JSONText.string($0.rawValue) + ": " + ramp.jsonValue($0) }.joined(separator: ", ") + " }"
+            }
         }
     }
 }

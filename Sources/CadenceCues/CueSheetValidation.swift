@@ -84,7 +84,9 @@ extension CueSheet {
     private func validatePhases(practices: [Section]) throws(CueSheetError) {
         // the practice is the span of its sections; each phase lies in its segment's section
         let practice = practices.first.map { first in
-            Section(kind: first.kind, segment: practices.count == 1 ? first.segment : nil, startFrame: first.startFrame, endFrame: practices.last?.endFrame ?? first.endFrame, sampleRate: audio.sampleRate)
+            Section(
+                kind: first.kind, segment: practices.count == 1 ? first.segment : nil, startFrame: first.startFrame,
+                endFrame: practices.last?.endFrame ?? first.endFrame, sampleRate: audio.sampleRate)
         }
         var bySegment: [Int: Section] = [:]
         for section in practices { if let segment = section.segment { bySegment[segment] = section } }
@@ -207,7 +209,9 @@ extension CueSheet {
             if i > 0, v.frame < voice[i - 1].endFrame {
                 throw .invalidValue(
                     path: Self.path(path, VoicePrompt.Key.frame),
-                    reason: "\(v.frame) is before the end of voice[\(i - 1)] (frame \(voice[i - 1].endFrame)): prompts are in frame order and do not overlap")
+                    reason:
+                        "\(v.frame) is before the end of voice[\(i - 1)] (frame \(voice[i - 1].endFrame)): prompts are in frame order and do not overlap"
+                )
             }
         }
     }

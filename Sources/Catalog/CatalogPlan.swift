@@ -65,8 +65,15 @@ public struct CatalogPlan: Sendable {
         for (file, recipe) in loaded {
             if let owners = byID[recipe.id], owners.count > 1 {
                 let others = owners.filter { $0 != file }.joined(separator: ", ")
-                plan.failures.append((file, [Diagnostic("duplicate id '\(recipe.id)' (also in \(others))",
-                                                        at: recipe.location(of: "id"))]))
+                plan.failures.append(
+                    (
+                        file,
+                        [
+                            Diagnostic(
+                                "duplicate id '\(recipe.id)' (also in \(others))",
+                                at: recipe.location(of: "id"))
+                        ]
+                    ))
                 continue
             }
             // a title or category the manifest could not hold is refused here, before the render, not at merge
@@ -96,9 +103,11 @@ public struct CatalogPlan: Sendable {
                         recipe: recipe, outputFile: audio, sidecars: files.map(\.file), assets: used.sorted(), hashes: hashes)
                 var versions: [String: FileIdentity] = [:]
                 for path in used { versions[path] = hashes.identity(of: path) }
-                plan.tracks.append(PlannedTrack(recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
-                                                cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
-                                                assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
+                plan.tracks.append(
+                    PlannedTrack(
+                        recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
+                        cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
+                        assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
                 if recipe.variantOf != nil { variantFailures[file, default: []].append((recipe, error.diagnostics)) }
@@ -109,7 +118,11 @@ public struct CatalogPlan: Sendable {
         // a recipe's variants fail together, under its file once
         var merged: [(file: String, diagnostics: [Diagnostic])] = []
         for failure in plan.failures where variantFailures[failure.file] == nil {
-            if let i = merged.firstIndex(where: { $0.file == failure.file }) { merged[i].diagnostics += failure.diagnostics } else { merged.append(failure) }
+            if let i = merged.firstIndex(where: { $0.file == failure.file }) {
+                merged[i].diagnostics += failure.diagnostics
+            } else {
+                merged.append(failure)
+            }
         }
         for (file, failures) in variantFailures { merged.append((file, Self.variantDiagnostics(failures))) }
         plan.failures = merged.sorted { $0.file < $1.file }

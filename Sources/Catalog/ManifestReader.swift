@@ -218,7 +218,8 @@ struct ManifestReader {
         else { return nil }
         return Manifest.Entry(
             id: id, title: title, category: category, duration: duration, file: file, cues: cues, sidecars: sidecars, premium: premium,
-            sortOrder: sortOrder, delivery: delivery, frames: frames, sampleRate: Int(sampleRate), sha256: sha256, bytes: bytes, loudnessLUFS: loudness,
+            sortOrder: sortOrder, delivery: delivery, frames: frames, sampleRate: Int(sampleRate), sha256: sha256, bytes: bytes,
+            loudnessLUFS: loudness,
             truePeakDBTP: truePeak, fingerprint: fingerprint)
     }
 

@@ -70,7 +70,8 @@ public struct ShardSpec: Sendable, Equatable, CustomStringConvertible {
                 let parts = text.split(separator: "/", omittingEmptySubsequences: false)
                 if parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]) {
                     throw EnvironmentError(
-                        message: n < 1 ? "CADENCE_SHARD=\(text): the shard count must be at least 1"
+                        message: n < 1
+                            ? "CADENCE_SHARD=\(text): the shard count must be at least 1"
                             : "CADENCE_SHARD=\(text): shard \(k) is out of range (expected 1 to \(n))")
                 }
                 throw EnvironmentError(message: "CADENCE_SHARD=\(text) is not K/N (e.g. 3/8)")

@@ -1,4 +1,5 @@
 import Sidecars
+
 /// The preview page's inline style sheet, script and content security policy.
 enum PageAssets {
     /// Nothing but the page's own inline style and script, and pictures and audio beside it: no network.

@@ -117,7 +117,8 @@ public enum PreviewPage {
         for (g, group) in groups.enumerated() {
             let name = group.category ?? uncategorized
             let columns = min(max(1, group.indices.count), widestCategory)
-            out += "<section class=\"category\" aria-labelledby=\"category-\(g)\" data-category=\"\(Markup.text(name))\" data-columns=\"\(columns)\">\n"
+            out +=
+                "<section class=\"category\" aria-labelledby=\"category-\(g)\" data-category=\"\(Markup.text(name))\" data-columns=\"\(columns)\">\n"
             out += "<h2 id=\"category-\(g)\" title=\"\(Markup.text(name))\">\(Markup.text(name))</h2>\n<div class=\"grid\">\n"
             for index in group.indices {
                 out += trackHTML(tracks[index], number: position, checked: checked[index])

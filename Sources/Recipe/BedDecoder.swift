@@ -60,7 +60,8 @@ extension DecodeContext {
         case (nil, nil):
             missing(
                 ["file", "synth"], in: node,
-                "\(path): expected 'file: <path>' or 'synth: <\(Self.synthNames.joined(separator: " | ")) | binaural C B | isochronic C B>', found neither")
+                "\(path): expected 'file: <path>' or 'synth: <\(Self.synthNames.joined(separator: " | ")) | binaural C B | isochronic C B>', found neither"
+            )
         }
         var bed = Bed(source: .synth(.pinkNoise))
         if let gain = fields["gain"].flatMap({ self.gain($0, path: path + ".gain") }) { bed.gainDB = gain }
@@ -78,7 +79,8 @@ extension DecodeContext {
     /// `binaural 200 Hz 10 Hz` or `isochronic 200 Hz 10 Hz` (carrier, then beat).
     private mutating func synth(_ node: NodeID, path: String, sampleRate: Int, channels: Int) -> Synth? {
         remember(path, node)
-        let what = "one of \(DiagnosticText.list(Self.synthNames)), drone with a frequency like 'drone 110 Hz', "
+        let what =
+            "one of \(DiagnosticText.list(Self.synthNames)), drone with a frequency like 'drone 110 Hz', "
             + "or 'binaural 200 Hz 10 Hz' / 'isochronic 200 Hz 10 Hz' (carrier and beat)"
         guard let text = text(node) else {
             expected(what, at: node, path: path)

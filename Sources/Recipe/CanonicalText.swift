@@ -29,11 +29,12 @@ extension Recipe {
         // added only when given, so the seeds of recipes without them stay as they were
         if let ramp { add("ramp", Self.rampText(ramp)) }
         for (i, segment) in (program ?? []).enumerated() {
-            let length = switch segment.length {
-            case .cycles(let n): "cycles|\(n)"
-            case .duration(let d): "duration|\(d)"
-            case .program: "program"
-            }
+            let length =
+                switch segment.length {
+                case .cycles(let n): "cycles|\(n)"
+                case .duration(let d): "duration|\(d)"
+                case .program: "program"
+                }
             add("program.\(i)", "\(segment.name)|\(length)|\(segment.endOn.rawValue)|\(segment.ramp.map(Self.rampText) ?? "~")")
             add("program.\(i).pattern.name", segment.pattern.name)
             for (j, phase) in segment.pattern.phases.enumerated() {
@@ -90,10 +91,15 @@ extension Recipe {
                 switch prompt.placement {
                 case .at(let time): place = "at|\(time.anchor)|\(time.offset)"
                 case .on(let kind, let cycles, let segment):
-                    place = "on|\(kind)|\(cycles.map { $0.ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",") } ?? "all")|\(segment.map(String.init) ?? "~")"
+                    place =
+                        "on|\(kind)|\(cycles.map { $0.ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",") } ?? "all")|\(segment.map(String.init) ?? "~")"
                 }
                 // the text as JSON would escape it, so no prompt text can forge another line
-                let text = prompt.text.map { $0.unicodeScalars.map { $0.value < 0x20 || $0 == "\\" || $0 == "|" ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined() } ?? "~"
+                let text =
+                    prompt.text.map {
+                        $0.unicodeScalars.map { $0.value < 0x20 || $0 == "\\" || $0 == "|" ? "\\u{\(String($0.value, radix: 16))}" : String($0) }
+                            .joined()
+                    } ?? "~"
                 add("voice.prompt.\(i)", "\(place)|\(prompt.file ?? "~")|\(text)")
                 if let until = prompt.until { add("voice.prompt.\(i).until", Self.limitText(until: until, cycles: nil)) }
             }

@@ -32,8 +32,11 @@ extension DecodeContext {
         var shared = CueLimit()
         for key in Self.limitKeys where !allowed.contains(key) {
             guard let value = fields[key] else { continue }
-            if key == "until" { shared.until = until(value, path: "cues.until") }
-            else { shared.cycles = cycles(value, path: "cues.cycles", every: "to sound on every cycle") }
+            if key == "until" {
+                shared.until = until(value, path: "cues.until")
+            } else {
+                shared.cycles = cycles(value, path: "cues.cycles", every: "to sound on every cycle")
+            }
         }
         for kind in fields.order {
             if isFull { break }
@@ -138,7 +141,9 @@ extension DecodeContext {
             if let value = fields["every"] {
                 if let every = duration(value, path: path + ".every", positive: true) {
                     if every < RecipeLimits.minTickInterval {
-                        expected("a time between ticks of at least 100ms", at: value, path: path + ".every", reason: "ticks closer than 100 ms blur into a buzz")
+                        expected(
+                            "a time between ticks of at least 100ms", at: value, path: path + ".every",
+                            reason: "ticks closer than 100 ms blur into a buzz")
                     } else {
                         tick?.every = every
                     }
@@ -147,7 +152,9 @@ extension DecodeContext {
             if let value = fields["on"] { tick?.kinds = tickKinds(value, path: path + ".on", kinds: kinds) }
         } else {
             for key in Self.tickKeys where fields.has(key) {
-                error("\(path).\(key): applies to the 'tick' cue only (it sounds inside phases); a phase's cue sounds at its start", at: fields.keys[key] ?? node)
+                error(
+                    "\(path).\(key): applies to the 'tick' cue only (it sounds inside phases); a phase's cue sounds at its start",
+                    at: fields.keys[key] ?? node)
             }
         }
         if let value = fields["cycles"] { limit.cycles = cycles(value, path: path + ".cycles", every: "to sound on every cycle") }
@@ -196,7 +203,8 @@ extension DecodeContext {
         let items: [NodeID]
         if case .sequence(let list) = document[node].content {
             guard !list.isEmpty else {
-                expected("a phase kind or a list of them, like [inhale, exhale]", at: node, path: path, reason: "to tick in every phase, leave out 'on:'")
+                expected(
+                    "a phase kind or a list of them, like [inhale, exhale]", at: node, path: path, reason: "to tick in every phase, leave out 'on:'")
                 return nil
             }
             items = list

@@ -30,8 +30,9 @@ extension DecodeContext {
             let aliases = ["aac": "m4a", "mp4": "m4a", "m4b": "m4a", "vorbis": "ogg", "oga": "ogg", "wave": "wav"]
             if let word = text(node)?.lowercased(), let meant = aliases[word] {
                 remember("output.format", node)
-                expected("one of \(DiagnosticText.list(AudioFormat.allCases.map(\.rawValue)))", at: node, path: "output.format",
-                         reason: "did you mean '\(meant)'?" + (meant == "m4a" ? " AAC in an MP4 file; 'alac' is Apple Lossless in one" : ""))
+                expected(
+                    "one of \(DiagnosticText.list(AudioFormat.allCases.map(\.rawValue)))", at: node, path: "output.format",
+                    reason: "did you mean '\(meant)'?" + (meant == "m4a" ? " AAC in an MP4 file; 'alac' is Apple Lossless in one" : ""))
             } else if let format = choice(node, path: "output.format", options: AudioFormat.allCases.map(\.rawValue)) {
                 output.format = AudioFormat(rawValue: format)
             }

@@ -4,7 +4,8 @@ import AudioCore
 enum RecipeDecoder {
     /// The keys a recipe may hold at the top level, in the order messages list them.
     static let topKeys = [
-        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "variants", "end_on", "pattern", "program", "ramp", "intro", "outro",
+        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "variants", "end_on", "pattern", "program", "ramp",
+        "intro", "outro",
         "bed", "cues", "voice", "output",
     ]
 
@@ -154,8 +155,9 @@ extension DecodeContext {
         if let length, let pattern, program == nil, top["ramp"] == nil {
             if let variants = variants ?? nil, top["duration"] == nil {
                 for (index, (duration, node)) in variants.enumerated() {
-                    checkFit(.duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds,
-                             durationAt: (node, "variants.duration.\(index)"))
+                    checkFit(
+                        .duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds,
+                        durationAt: (node, "variants.duration.\(index)"))
                 }
             } else {
                 checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds)
@@ -244,7 +246,9 @@ extension DecodeContext {
         guard total > Int128(RecipeLimits.maxTrackTextBytes) else { return false }
         expected(
             "a track whose phase labels hold at most \(RecipeLimits.maxTrackTextBytes / (1 << 20)) MiB of text in all", at: node, path: path,
-            reason: "\(cycles) cycles × \(perCycle) bytes of labels make \(total) bytes, each written into the cue sheet, captions and markers; shorten the labels or the track")
+            reason:
+                "\(cycles) cycles × \(perCycle) bytes of labels make \(total) bytes, each written into the cue sheet, captions and markers; shorten the labels or the track"
+        )
         return true
     }
 

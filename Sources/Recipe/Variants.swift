@@ -88,8 +88,9 @@ extension DecodeContext {
                 }
                 seen[variant] = index
                 guard Recipe.isValidID(variant) else {
-                    expected("a length that keeps the variant's id valid", at: item, path: path,
-                             reason: "'\(DiagnosticText.clip(variant))' breaks the id rule (\(Recipe.idRule)); shorten the recipe's id")
+                    expected(
+                        "a length that keeps the variant's id valid", at: item, path: path,
+                        reason: "'\(DiagnosticText.clip(variant))' breaks the id rule (\(Recipe.idRule)); shorten the recipe's id")
                     continue
                 }
             }

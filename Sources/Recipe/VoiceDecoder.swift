@@ -33,7 +33,8 @@ extension DecodeContext {
         }
         if let node = fields["draft_voice"], let name = draftVoice(node) { voice.draftVoice = name }
         guard let list = fields["prompts"] else {
-            missing(["prompts"], in: node, "voice: expected 'prompts:' (a list of prompts, each with 'at:' or 'on:' and 'file:' or 'text:'), found none")
+            missing(
+                ["prompts"], in: node, "voice: expected 'prompts:' (a list of prompts, each with 'at:' or 'on:' and 'file:' or 'text:'), found none")
             return nil
         }
         remember("voice.prompts", list)
@@ -95,7 +96,8 @@ extension DecodeContext {
             remember(path + ".on", on)
             let line = document[at].mark.line, here = location(fields.keys["on"] ?? on).line
             error(
-                "\(path): expected either 'at:' (a time) or 'on:' (a phase kind), found both" + (line == here ? "" : " (the 'at:' is on line \(line))"),
+                "\(path): expected either 'at:' (a time) or 'on:' (a phase kind), found both"
+                    + (line == here ? "" : " (the 'at:' is on line \(line))"),
                 at: fields.keys["on"] ?? on)
         case (nil, nil):
             missing(["at", "on"], in: node, "\(path): expected 'at:' (a time) or 'on:' (a phase kind), found neither")
@@ -103,7 +105,9 @@ extension DecodeContext {
         let file = fields["file"].flatMap { assetPath($0, path: path + ".file") }
         let text = fields["text"].flatMap { promptText($0, path: path + ".text") }
         if !fields.has("file") && !fields.has("text") {
-            missing(["file", "text"], in: node, "\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither")
+            missing(
+                ["file", "text"], in: node, "\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"
+            )
         }
         let until = fields["on"] == nil ? nil : fields["until"].map { self.until($0, path: path + ".until") }
         guard let placement, problemCount == before else { return nil }

@@ -75,7 +75,8 @@ struct EncodePass {
         let peakDB = Gain.decibels(linear: Double(loudest.peak))
         return Diagnostic(
             String(
-                format: "the mix clips from %.3f s (its peak is %+.2f dBFS at %.3f s) and loudness is off; lower the gains by %.1f dB or more, or set a loudness target",
+                format:
+                    "the mix clips from %.3f s (its peak is %+.2f dBFS at %.3f s) and loudness is off; lower the gains by %.1f dB or more, or set a loudness target",
                 Double(clip) / rate, peakDB, Double(loudest.frame) / rate, (peakDB * 10).rounded(.up) / 10),
             at: recipe.location(of: "output.loudness"))
     }

@@ -92,8 +92,10 @@ public final class TrackRenderer: @unchecked Sendable {
                 let first = try plan(measured, target: target, ceiling: lossy.ceiling)
                 if let shift = try CodecProbe.aacShift(sources: sources, plan: first, bitrate: bitrate, sampleRate: rate, channels: channels) {
                     lossy.aim(shift: shift.loudness, overshoot: shift.overshoot, plannedPeak: first.truePeak ?? first.limiterCeiling)
-                    Self.trace(String(format: "probe: %+.2f LU, overshoot %+.2f dB over %.2f dBTP planned", shift.loudness, shift.overshoot,
-                                      first.truePeak ?? first.limiterCeiling ?? .nan))
+                    Self.trace(
+                        String(
+                            format: "probe: %+.2f LU, overshoot %+.2f dB over %.2f dBTP planned", shift.loudness, shift.overshoot,
+                            first.truePeak ?? first.limiterCeiling ?? .nan))
                 }
             }
             while true {
@@ -106,8 +108,10 @@ public final class TrackRenderer: @unchecked Sendable {
                     (encoded.loudness, encoded.truePeak) = try LossyCheck.measure(
                         file, format: output.format, path: output.audioPath, frames: timeline.totalFrames, sampleRate: rate,
                         channels: channels, heard: encoded.heard)
-                    Self.trace(String(format: "encoding %d: %.2f LUFS, %.2f dBTP decoded (aimed %+.2f LU, ceiling %.2f dBTP)", lossy.attempt,
-                                      encoded.loudness, encoded.truePeak, lossy.targetOffset, lossy.ceiling))
+                    Self.trace(
+                        String(
+                            format: "encoding %d: %.2f LUFS, %.2f dBTP decoded (aimed %+.2f LU, ceiling %.2f dBTP)", lossy.attempt,
+                            encoded.loudness, encoded.truePeak, lossy.targetOffset, lossy.ceiling))
                     // the codec's overshoot and loudness change are only known after encoding
                     if lossy.again(loudness: encoded.loudness, truePeak: encoded.truePeak) {
                         file.discard()

@@ -73,7 +73,9 @@ enum CatalogCommand {
             let warnings = warned == 0 ? "" : " (\(warned) with warnings)"
             let good = plan.goodRecipeCount
             let tracks = plan.tracks.count == good ? "" : " (\(plan.tracks.count) tracks)"
-            print("checked \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(good) good\(tracks)\(warnings), \(plan.failures.count) with errors\(scan)")
+            print(
+                "checked \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(good) good\(tracks)\(warnings), \(plan.failures.count) with errors\(scan)"
+            )
         }
         return failure
     }
@@ -86,7 +88,9 @@ enum CatalogCommand {
         guard !drafts.isEmpty else { return nil }
         for diagnostic in drafts { printError("\(diagnostic)") }
         let files = Set(plan.tracks.filter { !$0.recipe.draftPrompts.isEmpty }.map(\.recipe.file)).count
-        printError("render: --no-drafts: \(drafts.count) draft prompt\(drafts.count == 1 ? "" : "s") in \(files) recipe\(files == 1 ? "" : "s"); nothing was rendered")
+        printError(
+            "render: --no-drafts: \(drafts.count) draft prompt\(drafts.count == 1 ? "" : "s") in \(files) recipe\(files == 1 ? "" : "s"); nothing was rendered"
+        )
         return .data
     }
 
@@ -165,7 +169,8 @@ enum CatalogCommand {
     private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int) {
         let factor = s.wallSeconds > 0 ? s.renderedSeconds / s.wallSeconds : 0
         let scan = scanProblems == 0 ? "" : "scan         incomplete (\(problems(scanProblems)); nothing removed)\n"
-        print("""
+        print(
+            """
             \(shard.map { "shard        \($0)\n" } ?? "")rendered     \(s.rendered)
             up to date   \(s.upToDate)
             failed       \(s.failed.count)

@@ -70,8 +70,10 @@ struct Options {
         "--bundle-budget", "--format",
     ]
 
-    static func parse(_ arguments: [String], environment: [String: String] = [:],
-                      isDirectory: (String) -> Bool = { _ in false }) throws(UsageError) -> Options {
+    static func parse(
+        _ arguments: [String], environment: [String: String] = [:],
+        isDirectory: (String) -> Bool = { _ in false }
+    ) throws(UsageError) -> Options {
         var options = Options()
         var inputs: [String] = []
         var arguments = arguments
@@ -109,23 +111,29 @@ struct Options {
             case "--format": options.format = try format(try value(argument))
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
-                if argument.hasPrefix("--output=") { options.output = String(argument.dropFirst(9)) }
-                else if argument.hasPrefix("--assets=") { options.assets = String(argument.dropFirst(9)) }
-                else if argument.hasPrefix("--shard=") { shardText = String(argument.dropFirst(8)) }
-                else if argument.hasPrefix("--format=") { options.format = try format(String(argument.dropFirst(9))) }
-                else if argument.hasPrefix("--bundle-budget=") { options.bundleBudget = try budget(String(argument.dropFirst(16))) }
-                else if argument.hasPrefix("--sidecars=") { options.sidecars.formUnion(try sidecarList(String(argument.dropFirst(11)))) }
-                else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)) {
+                if argument.hasPrefix("--output=") {
+                    options.output = String(argument.dropFirst(9))
+                } else if argument.hasPrefix("--assets=") {
+                    options.assets = String(argument.dropFirst(9))
+                } else if argument.hasPrefix("--shard=") {
+                    shardText = String(argument.dropFirst(8))
+                } else if argument.hasPrefix("--format=") {
+                    options.format = try format(String(argument.dropFirst(9)))
+                } else if argument.hasPrefix("--bundle-budget=") {
+                    options.bundleBudget = try budget(String(argument.dropFirst(16)))
+                } else if argument.hasPrefix("--sidecars=") {
+                    options.sidecars.formUnion(try sidecarList(String(argument.dropFirst(11))))
+                } else if argument.hasPrefix("-j"), let n = Int(argument.dropFirst(2)) {
                     // `-j4` is `-j 4`, with the same range
                     guard n >= 1, n <= 256 else { throw UsageError(message: "-j needs a number of jobs from 1 to 256, got '\(n)'") }
                     options.jobs = n
-                }
-                else if argument.hasPrefix("-") && argument.count > 1 {
+                } else if argument.hasPrefix("-") && argument.count > 1 {
                     let name = String(argument.prefix { $0 != "=" })
                     let hint = Suggestions.closest(to: name, in: Self.optionNames).map { " (did you mean '\($0)'?)" } ?? ""
                     throw UsageError(message: "unknown option '\(argument)'\(hint)")
+                } else {
+                    inputs.append(argument)
                 }
-                else { inputs.append(argument) }
             }
             i += 1
         }
@@ -138,11 +146,17 @@ struct Options {
                     throw UsageError(message: "--shard auto: \(error.message)")
                 }
                 guard let spec = found else {
-                    throw UsageError(message: "--shard auto found no shard in the environment (CADENCE_SHARD, CI_NODE_INDEX/CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL)")
+                    throw UsageError(
+                        message:
+                            "--shard auto found no shard in the environment (CADENCE_SHARD, CI_NODE_INDEX/CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL)"
+                    )
                 }
                 options.shard = spec
             } else {
-                guard let spec = ShardSpec(shardText) else { throw UsageError(message: "--shard needs K/N with 1 ≤ K ≤ N ≤ \(Manifest.Limits.maxShards) (e.g. 3/8) or 'auto', got '\(shardText)'") }
+                guard let spec = ShardSpec(shardText) else {
+                    throw UsageError(
+                        message: "--shard needs K/N with 1 ≤ K ≤ N ≤ \(Manifest.Limits.maxShards) (e.g. 3/8) or 'auto', got '\(shardText)'")
+                }
                 options.shard = spec
             }
         }
@@ -190,7 +204,8 @@ struct Options {
             throw UsageError(message: "rendering a folder of recipes needs -o FOLDER for the bundle")
         }
         if AudioFormat(fileExtension: (output as NSString).pathExtension) != nil {
-            throw UsageError(message: "one recipe at a time for an audio file; several recipes or a folder render into a folder (-o DIST/), not '\(output)'")
+            throw UsageError(
+                message: "one recipe at a time for an audio file; several recipes or a folder render into a folder (-o DIST/), not '\(output)'")
         }
         options.action = .catalog(inputs)
         return options

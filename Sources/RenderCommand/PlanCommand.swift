@@ -32,7 +32,9 @@ enum PlanCommand {
             } catch {
                 // a recipe's variants fail under its file once
                 let named = track.recipe.naming(error.diagnostics)
-                if let i = failures.firstIndex(where: { $0.file == track.recipe.file }) { failures[i].diagnostics += named } else {
+                if let i = failures.firstIndex(where: { $0.file == track.recipe.file }) {
+                    failures[i].diagnostics += named
+                } else {
                     failures.append((track.recipe.file, named))
                 }
             }
@@ -68,10 +70,14 @@ enum TrackPlanText {
         let practiceSections = timeline.practiceSections
         let practiceLength = (practiceSections.last?.end ?? recipe.intro) - (practiceSections.first?.start ?? recipe.intro)
         let outro = timeline.section(.outro).map { $0.end - $0.start } ?? .zero
-        var length = "\(clock(timeline.duration)) = intro \(recipe.intro.durationText) + practice \(practiceLength.durationText) + outro \(outro.durationText)"
+        var length =
+            "\(clock(timeline.duration)) = intro \(recipe.intro.durationText) + practice \(practiceLength.durationText) + outro \(outro.durationText)"
         if case .duration = recipe.length {
             let left = outro - recipe.outro
-            length += left == .zero ? " (the duration holds the practice exactly)" : " (\(recipe.outro.durationText) asked + \(left.durationText) left over from the duration)"
+            length +=
+                left == .zero
+                ? " (the duration holds the practice exactly)"
+                : " (\(recipe.outro.durationText) asked + \(left.durationText) left over from the duration)"
         }
         row("length", length)
 
@@ -111,7 +117,9 @@ enum TrackPlanText {
         func frame(_ n: Int64) -> String { "frame " + String(repeating: " ", count: max(0, digits - String(n).count)) + String(n) }
         for cue in timeline.cues {
             let phase = timeline.phases[cue.phase]
-            more("\(frameClock(cue.frame, rate))  \(frame(cue.frame))  \(cue.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(sound(cue.sound))  (\(recipe.program == nil ? "" : "segment \(phase.segment + 1), ")cycle \(phase.cycle + 1))")
+            more(
+                "\(frameClock(cue.frame, rate))  \(frame(cue.frame))  \(cue.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(sound(cue.sound))  (\(recipe.program == nil ? "" : "segment \(phase.segment + 1), ")cycle \(phase.cycle + 1))"
+            )
         }
 
         if let voice = recipe.voice {
@@ -127,7 +135,10 @@ enum TrackPlanText {
         var format = output.format.rawValue.uppercased()
         if let depth = output.bitDepth { format += depth == .float32 ? ", 32-bit float" : ", \(depth.rawValue)-bit" }
         if let bitrate = output.bitrate { format += ", \(bitrate / 1000) kb/s" }
-        row("output", "\(output.path): \(format), \(rate) Hz, \(recipe.output.channels) channel\(recipe.output.channels == 1 ? "" : "s"), \(timeline.totalFrames) frames")
+        row(
+            "output",
+            "\(output.path): \(format), \(rate) Hz, \(recipe.output.channels) channel\(recipe.output.channels == 1 ? "" : "s"), \(timeline.totalFrames) frames"
+        )
         let loudness = recipe.output.loudness.map { "\(DiagnosticText.number($0)) LUFS" } ?? "off (as mixed)"
         more("loudness \(loudness), true peak at most \(DiagnosticText.number(recipe.output.truePeak)) dBTP")
         if let bytes = output.expectedBytes {

@@ -131,9 +131,12 @@ public enum RenderCommand {
             if !failed.isEmpty { throw DiagnosticList(CatalogPlan.variantDiagnostics(failed)) }
             let renderer = TrackRenderer()
             for (number, variant) in variants.enumerated() {
-                let output = variant.variantOf == nil ? options.output : options.output.map {
-                    Recipe.variantPath($0, baseID: loaded.id, variantID: variant.id)
-                }
+                let output =
+                    variant.variantOf == nil
+                    ? options.output
+                    : options.output.map {
+                        Recipe.variantPath($0, baseID: loaded.id, variantID: variant.id)
+                    }
                 let track: RenderedTrack
                 do throws(DiagnosticList) {
                     track = try renderer.render(recipe: variant, outputPath: output, assets: options.assets, sidecars: options.sidecars)

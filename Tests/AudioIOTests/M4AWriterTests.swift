@@ -1,8 +1,8 @@
 import AudioCore
 import AudioIO
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// The M4A writer: the edit list hides AAC's delay and padding to the frame, ALAC is
 /// lossless, the bytes repeat, the bit rate holds, chapters and tags read back.
@@ -19,10 +19,13 @@ struct M4AWriterTests {
         var testDescription: String { "\(rate) Hz, \(channels == 1 ? "mono" : "stereo")" }
     }
 
-    @Test("AAC: the edit list skips the encoder's delay and lasts exactly the frames written; decoded onsets land on their frames",
-          .enabled(if: tools, "needs ffmpeg and ffprobe to read the file back"),
-          arguments: [TimingCase(rate: 48000, channels: 2), TimingCase(rate: 48000, channels: 1),
-                      TimingCase(rate: 44100, channels: 2), TimingCase(rate: 44100, channels: 1)])
+    @Test(
+        "AAC: the edit list skips the encoder's delay and lasts exactly the frames written; decoded onsets land on their frames",
+        .enabled(if: tools, "needs ffmpeg and ffprobe to read the file back"),
+        arguments: [
+            TimingCase(rate: 48000, channels: 2), TimingCase(rate: 48000, channels: 1),
+            TimingCase(rate: 44100, channels: 2), TimingCase(rate: 44100, channels: 1),
+        ])
     func aacTiming(_ c: TimingCase) throws {
         let folder = try TempFolder("m4a-timing")
         let frames = c.rate * 3 + 517  // not a whole number of 1024-frame packets
@@ -53,8 +56,9 @@ struct M4AWriterTests {
 
     // MARK: - Lossless
 
-    @Test("ALAC decodes to the very integers written, frame count included (16 and 24 bits)",
-          .enabled(if: tools, "needs ffmpeg to decode the file"), arguments: [16, 24])
+    @Test(
+        "ALAC decodes to the very integers written, frame count included (16 and 24 bits)",
+        .enabled(if: tools, "needs ffmpeg to decode the file"), arguments: [16, 24])
     func alacBitExact(_ depth: Int) throws {
         let folder = try TempFolder("m4a-alac")
         let (rate, channels, frames) = (48000, 2, 48000 * 2 + 333)
@@ -94,31 +98,37 @@ struct M4AWriterTests {
         let samples = Self.bursts(frames: 48000 * 2, channels: 2, rate: 48000, onsets: [1000, 50000])
         var files: [[UInt8]] = []
         for name in ["a.m4a", "b.m4a"] {
-            _ = try Self.write(folder.file(name), .aac(bitrate: 128_000), samples, rate: 48000, channels: 2,
-                               metadata: [("title", "Box Breathing"), ("album", "Breathing")])
+            _ = try Self.write(
+                folder.file(name), .aac(bitrate: 128_000), samples, rate: 48000, channels: 2,
+                metadata: [("title", "Box Breathing"), ("album", "Breathing")])
             files.append(try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file(name)))))
         }
         #expect(files[0] == files[1], "two writes of the same samples differ")
         #expect(!Self.contains(files[0], "Lavf") && !Self.contains(files[0], "Lavc"), "an encoder version string is stamped in")
         let file = try MP4File(path: folder.file("a.m4a"))
-        #expect(file.topLevel.firstIndex(of: "moov").map { m in file.topLevel.firstIndex(of: "mdat").map { m < $0 } ?? false } == true,
-                "top-level boxes \(file.topLevel): moov must precede mdat (+faststart)")
+        #expect(
+            file.topLevel.firstIndex(of: "moov").map { m in file.topLevel.firstIndex(of: "mdat").map { m < $0 } ?? false } == true,
+            "top-level boxes \(file.topLevel): moov must precede mdat (+faststart)")
         #expect(file.creationTime == 0, "mvhd creation time \(file.creationTime)")
     }
 
-    @Test("chapters read back with ffprobe at their frames, with the title and album tags",
-          .enabled(if: tools, "needs ffprobe"))
+    @Test(
+        "chapters read back with ffprobe at their frames, with the title and album tags",
+        .enabled(if: tools, "needs ffprobe"))
     func chapters() throws {
         let folder = try TempFolder("m4a-chapters")
         let rate = 44100
         let frames = rate * 6
         let samples = Self.bursts(frames: frames, channels: 2, rate: rate, onsets: [100, rate * 2, rate * 4])
-        let chapters = [M4AWriter.Chapter(title: "Settle", start: 0), M4AWriter.Chapter(title: "Breathe", start: 88200),
-                        M4AWriter.Chapter(title: "Return", start: 176_400)]
+        let chapters = [
+            M4AWriter.Chapter(title: "Settle", start: 0), M4AWriter.Chapter(title: "Breathe", start: 88200),
+            M4AWriter.Chapter(title: "Return", start: 176_400),
+        ]
         let path = folder.file("c.m4a")
-        _ = try Self.write(path, .aac(bitrate: 96_000), samples, rate: rate, channels: 2,
-                           metadata: [("title", "Évening Wind-down"), ("album", "Meditation"), ("comment", "rendered by Cadence")],
-                           chapters: chapters)
+        _ = try Self.write(
+            path, .aac(bitrate: 96_000), samples, rate: rate, channels: 2,
+            metadata: [("title", "Évening Wind-down"), ("album", "Meditation"), ("comment", "rendered by Cadence")],
+            chapters: chapters)
         let probe = try run(try #require(which("ffprobe")), ["-v", "error", "-show_chapters", "-show_format", "-of", "json", path])
         #expect(probe.status == 0, "\(probe)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any])
@@ -179,8 +189,9 @@ struct M4AWriterTests {
         let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw AudioError(file: path, operation: "open", reason: String(cString: strerror(errno)), kind: .cannotCreate) }
         // the writer writes through its own positioned calls; the descriptor stays open for the test's lifetime
-        return try M4AWriter(fileDescriptor: fd, path: path, codec: codec, sampleRate: rate, channels: channels, totalFrames: frames,
-                             metadata: metadata, chapters: chapters)
+        return try M4AWriter(
+            fileDescriptor: fd, path: path, codec: codec, sampleRate: rate, channels: channels, totalFrames: frames,
+            metadata: metadata, chapters: chapters)
     }
 
     /// Writes float samples in 4096-frame blocks (not the encoder's 1024); returns the encoder's delay.

@@ -1,8 +1,8 @@
 import AudioIO
 import Catalog
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// A catalog fingerprints each asset, then renders: the render must read the version it fingerprinted.
 @Suite("Assets that change between fingerprint and render")

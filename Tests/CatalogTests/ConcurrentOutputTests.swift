@@ -1,7 +1,7 @@
 import CadenceCues
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// Two renders of one `-o` at the same moment (two CI jobs, an author and a watcher).
 @Suite("Two renders writing the same output")

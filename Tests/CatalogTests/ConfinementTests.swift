@@ -96,8 +96,10 @@ private func plainLine(_ s: String) -> String {
 @Suite("Confinement: recipes cannot steer where files go, and text is escaped everywhere")
 struct ConfinementTests {
     /// A 2 s mono recipe; the arguments are YAML scalar text.
-    static func recipe(id: String?, title: String = "Plain", category: String = "Test", pattern: String = "Test Pattern",
-                       label: String = "\"Breathe In\"", format: String? = nil) -> String {
+    static func recipe(
+        id: String?, title: String = "Plain", category: String = "Test", pattern: String = "Test Pattern",
+        label: String = "\"Breathe In\"", format: String? = nil
+    ) -> String {
         var text = id.map { "id: \($0)\n" } ?? ""
         text += """
             title: \(title)
@@ -132,8 +134,9 @@ struct ConfinementTests {
 
     // MARK: - Ids
 
-    @Test("an id with '/', '..', control characters or lookalikes: a recipe error at the id, or files only inside the output folder",
-          arguments: HostileID.all)
+    @Test(
+        "an id with '/', '..', control characters or lookalikes: a recipe error at the id, or files only inside the output folder",
+        arguments: HostileID.all)
     func hostileID(_ c: HostileID) throws {
         let folder = try TempFolder("confine-id")
         let text = Self.recipe(id: c.yaml)
@@ -149,8 +152,9 @@ struct ConfinementTests {
         #expect(FileManager.default.fileExists(atPath: outside + ".flac") == outsideBefore, "a file was written at \(outside).flac")
         if result.status == 0 {
             #expect(!changed.isEmpty, "a render that succeeded wrote nothing")
-            #expect(changed.allSatisfy { $0 == "work/out" || ($0.hasPrefix("work/out/") && !$0.dropFirst("work/out/".count).contains("/")) },
-                    "files outside the output folder changed: \(changed)")
+            #expect(
+                changed.allSatisfy { $0 == "work/out" || ($0.hasPrefix("work/out/") && !$0.dropFirst("work/out/".count).contains("/")) },
+                "files outside the output folder changed: \(changed)")
             let names = try FileManager.default.contentsOfDirectory(atPath: work).sorted()
             #expect(names.count == 2 && names.allSatisfy { !$0.hasPrefix(".") }, "\(names)")
         } else {
@@ -160,7 +164,9 @@ struct ConfinementTests {
             #expect(result.stderr.contains("id:"), "the error must name the key: \(result.stderr)")
             #expect(changed == [], "a rejected recipe changed \(changed)")
             // the message shows the id safely: no raw control character reaches the terminal
-            #expect(!result.stderr.unicodeScalars.contains { isControl($0) && $0 != "\n" }, "raw control characters in: \(result.stderr.debugDescription)")
+            #expect(
+                !result.stderr.unicodeScalars.contains { isControl($0) && $0 != "\n" }, "raw control characters in: \(result.stderr.debugDescription)"
+            )
         }
     }
 
@@ -186,8 +192,9 @@ struct ConfinementTests {
         let result = try runRender([folder.file("recipes"), "-o", dist, "-j", "2", "--quiet"], in: folder.path)
         #expect(result.status == 65 && !result.signaled, "\(result)")
         let changed = snapshotChanges(before, treeSnapshot(folder.path))
-        #expect(changed.allSatisfy { $0 == "dist" || ($0.hasPrefix("dist/") && !$0.dropFirst(5).contains("/")) },
-                "files outside the bundle folder changed: \(changed.filter { !$0.hasPrefix("dist") })")
+        #expect(
+            changed.allSatisfy { $0 == "dist" || ($0.hasPrefix("dist/") && !$0.dropFirst(5).contains("/")) },
+            "files outside the bundle folder changed: \(changed.filter { !$0.hasPrefix("dist") })")
         let manifest = try CatalogManifest.read(dist + "/catalog.json")
         let good = ["a..b", String(repeating: "y", count: 100), "fine.name"]
         #expect(manifest.tracks.map(\.id) == good.sorted())
@@ -204,8 +211,9 @@ struct ConfinementTests {
 
     // MARK: - Text in every format
 
-    @Test("titles, categories, pattern names and labels with paths, control characters, markup, great length or lookalikes are carried safely",
-          arguments: HostileText.all)
+    @Test(
+        "titles, categories, pattern names and labels with paths, control characters, markup, great length or lookalikes are carried safely",
+        arguments: HostileText.all)
     func hostileText(_ c: HostileText) throws {
         let folder = try TempFolder("confine-text")
         let text = Self.recipe(id: "\"text\"", title: c.titleYAML, category: c.categoryYAML, pattern: c.patternYAML, label: c.labelYAML)
@@ -221,8 +229,9 @@ struct ConfinementTests {
                 let fields = [("title", c.title), ("category", c.category), ("name", c.pattern), ("label", c.phaseLabel)]
                 for (key, value) in fields where value.unicodeScalars.contains(where: isControl) {
                     let at = try #require(Self.valuePosition(of: key, in: text))
-                    #expect(hasDiagnostic(result.lines, file: "text.yml", line: at.line, column: at.column),
-                            "no error at \(key) (\(at.line):\(at.column)): \(result.stderr)")
+                    #expect(
+                        hasDiagnostic(result.lines, file: "text.yml", line: at.line, column: at.column),
+                        "no error at \(key) (\(at.line):\(at.column)): \(result.stderr)")
                 }
                 continue
             }
@@ -314,7 +323,8 @@ struct ConfinementTests {
                     "text-\(index) (\(c.label)) is missing: \(result)")
                 continue
             }
-            #expect(!c.breaksManifestLimits, "text-\(index) (\(c.label)): a title or category over the manifest's limits was rendered into the catalog")
+            #expect(
+                !c.breaksManifestLimits, "text-\(index) (\(c.label)): a title or category over the manifest's limits was rendered into the catalog")
             #expect(entry.title == c.title && entry.category == c.category, "text-\(index): the manifest changed the text")
         }
         let page = String(decoding: try bytes(dist + "/index.html"), as: UTF8.self)

@@ -116,8 +116,9 @@ struct FaultTests {
 
     // MARK: - SIGKILL, single render
 
-    @Test("SIGKILL during a single render: only whole files under final names, an older output kept until replaced, and the rerun equals the reference",
-          arguments: KillFormat.allCases)
+    @Test(
+        "SIGKILL during a single render: only whole files under final names, an older output kept until replaced, and the rerun equals the reference",
+        arguments: KillFormat.allCases)
     func killSingle(_ format: KillFormat) throws {
         let seed: UInt64 = 101
         let folder = try TempFolder("kill-single-\(format.rawValue)")
@@ -296,14 +297,16 @@ struct FaultTests {
                 let manifest = try CatalogManifest.read(dist + "/catalog.json")
                 for entry in manifest.tracks {
                     let versions = [referenceManifest.entry(entry.id), olderManifest?.entry(entry.id)].compactMap { $0 }
-                    #expect(versions.contains { $0.sha256 == entry.sha256 && $0.fingerprint == entry.fingerprint },
-                            "\(moment): catalog.json lists a version of \(entry.id) that no run made")
+                    #expect(
+                        versions.contains { $0.sha256 == entry.sha256 && $0.fingerprint == entry.fingerprint },
+                        "\(moment): catalog.json lists a version of \(entry.id) that no run made")
                     let audio = dist + "/" + entry.file
                     guard FileManager.default.fileExists(atPath: audio) else {
                         Issue.record("\(moment): catalog.json lists \(entry.file), which is not on disk")
                         continue
                     }
-                    #expect(try sha256(ofFile: audio) == entry.sha256, "\(moment): catalog.json lists \(entry.file) with a sha256 that is not the file's")
+                    #expect(
+                        try sha256(ofFile: audio) == entry.sha256, "\(moment): catalog.json lists \(entry.file) with a sha256 that is not the file's")
                     #expect(try FileIdentity(audio).size == entry.bytes, "\(moment): \(entry.file): size differs from catalog.json")
                     let cues = dist + "/" + entry.cues
                     #expect(FileManager.default.fileExists(atPath: cues), "\(moment): \(entry.cues) listed, not on disk")
@@ -348,8 +351,9 @@ struct FaultTests {
             let command = try unprivileged(attempt.arguments)
             let result = try run(command.executable, command.arguments, in: attempt.arguments.count == 1 ? locked : nil, environment: [:])
             #expect(result.status == 73 && !result.signaled, "\(attempt.what): \(result)")
-            #expect(result.stderr.contains(attempt.names) && result.stderr.contains("error:"),
-                    "\(attempt.what): the message must name \(attempt.names): \(result.stderr)")
+            #expect(
+                result.stderr.contains(attempt.names) && result.stderr.contains("error:"),
+                "\(attempt.what): the message must name \(attempt.names): \(result.stderr)")
             #expect(result.stderr.contains("Permission denied"), "\(attempt.what): the message must say why: \(result.stderr)")
             #expect(snapshotChanges(before, treeSnapshot(folder.path)) == [], "\(attempt.what) left something behind")
         }
@@ -357,8 +361,9 @@ struct FaultTests {
 
     // MARK: - A full disk
 
-    @Test("a full disk: exit 73, a message that says so and names the file, no partial file, an older output intact",
-          arguments: FullDisk.allCases)
+    @Test(
+        "a full disk: exit 73, a message that says so and names the file, no partial file, an older output intact",
+        arguments: FullDisk.allCases)
     func fullDisk(_ c: FullDisk) throws {
         let folder = try TempFolder("fault-full")
         let render = try renderPath()
@@ -395,8 +400,9 @@ struct FaultTests {
             let clear = { () in
                 #expect(result.status == 73, "a full disk means the output cannot be created (73): \(result)")
                 #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
-                #expect(result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
-                        "the message must say the disk is full: \(result.stderr)")
+                #expect(
+                    result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
+                    "the message must say the disk is full: \(result.stderr)")
             }
             clear()
             // nothing partial: the older files as they were, and nothing else
@@ -425,8 +431,10 @@ struct FaultTests {
                 failing = mountPoint + "/big.flac"
             } else {
                 try catalog.editRecipe("small") {
-                    $0.replacingOccurrences(of: "duration: 2s", with: "duration: 6s").replacingOccurrences(of: "sample_rate: 16000", with: "sample_rate: 48000")
-                        .replacingOccurrences(of: "channels: 1", with: "channels: 2").replacingOccurrences(of: "drone 110 Hz", with: "pink-noise")
+                    $0.replacingOccurrences(of: "duration: 2s", with: "duration: 6s").replacingOccurrences(
+                        of: "sample_rate: 16000", with: "sample_rate: 48000"
+                    )
+                    .replacingOccurrences(of: "channels: 1", with: "channels: 2").replacingOccurrences(of: "drone 110 Hz", with: "pink-noise")
                 }
                 failing = mountPoint + "/small.flac"
             }
@@ -434,8 +442,9 @@ struct FaultTests {
             #expect(result.status != 0 && !result.signaled, "\(result)")
             #expect(result.status == 73, "a full disk means the output cannot be created (73): \(result)")
             #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
-            #expect(result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
-                    "the message must say the disk is full: \(result.stderr)")
+            #expect(
+                result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
+                "the message must say the disk is full: \(result.stderr)")
             // the finished track, its manifest entry and the page are as they were; nothing partial or hidden
             let after = try filesUnder(mountPoint)
             #expect(after == before.keys.sorted(), "the bundle holds \(after), before \(before.keys.sorted())")

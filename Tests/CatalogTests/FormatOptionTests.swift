@@ -1,8 +1,8 @@
 import CadenceCues
 import Catalog
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// `render --format FORMAT`: FLAC masters delivered in another format, one track or a catalog.
 @Suite("render --format: another delivery format than the recipe's")
@@ -55,7 +55,10 @@ struct FormatOptionTests {
 
     @Test(
         "-o with an extension render cannot write is a usage error naming the ones it can, whatever the recipe's format",
-        arguments: [("x.mp4", "(did you mean '.m4a'?)"), ("x.aiff", "it writes .wav, .flac, .ogg, .opus, .mp3, .caf or .m4a"), ("x.flca", "(did you mean '.flac'?)")])
+        arguments: [
+            ("x.mp4", "(did you mean '.m4a'?)"), ("x.aiff", "it writes .wav, .flac, .ogg, .opus, .mp3, .caf or .m4a"),
+            ("x.flca", "(did you mean '.flac'?)"),
+        ])
     func unwritableExtension(name: String, words: String) throws {
         let folder = try TempFolder("format-extension")
         // with the recipe's output.format (flac), and without one
@@ -73,7 +76,9 @@ struct FormatOptionTests {
         let folder = try TempFolder("format-refused")
         let float = try folder.write("pattern: box\ncycles: 1\noutput: { format: wav, bit_depth: 32f }\n", to: "float.yml")
         let floatRun = try runRender([float, "--format", "alac", "-o", folder.file("float.m4a")])
-        #expect(floatRun.status == 65 && floatRun.stderr.contains("float.yml:3:35: error: output.bit_depth: alac cannot store 32-bit float"), "\(floatRun)")
+        #expect(
+            floatRun.status == 65 && floatRun.stderr.contains("float.yml:3:35: error: output.bit_depth: alac cannot store 32-bit float"),
+            "\(floatRun)")
         let lossy = try folder.write("pattern: box\ncycles: 1\noutput: { format: ogg, bitrate: 96k }\n", to: "lossy.yml")
         let lossyRun = try runRender([lossy, "--format", "wav", "-o", folder.file("lossy.wav")])
         #expect(lossyRun.status == 65 && lossyRun.stderr.contains("lossy.yml:3:33: error: output.bitrate: wav is lossless"), "\(lossyRun)")

@@ -52,7 +52,10 @@ import Testing
         (["CADENCE_SHARD": "two"], "CADENCE_SHARD=two is not K/N"),
         (["CI_NODE_INDEX": "6", "CI_NODE_TOTAL": "5"], "CI_NODE_INDEX=6 is out of range for CI_NODE_TOTAL=5 (expected 1 to 5)"),
         (["CI_NODE_INDEX": "2"], "CI_NODE_INDEX=2 is set but CI_NODE_TOTAL is not"),
-        (["JOB_COMPLETION_INDEX": "4", "CADENCE_SHARD_TOTAL": "4"], "JOB_COMPLETION_INDEX=4 is out of range for CADENCE_SHARD_TOTAL=4 (expected 0 to 3)"),
+        (
+            ["JOB_COMPLETION_INDEX": "4", "CADENCE_SHARD_TOTAL": "4"],
+            "JOB_COMPLETION_INDEX=4 is out of range for CADENCE_SHARD_TOTAL=4 (expected 0 to 3)"
+        ),
         (["JOB_COMPLETION_INDEX": "x", "CADENCE_SHARD_TOTAL": "4"], "are not whole numbers"),
     ])
     func namesAnUnusableShardVariable(environment: [String: String], message: String) {

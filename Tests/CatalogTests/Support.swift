@@ -1,7 +1,7 @@
-@_exported import TestKit
 import AudioIO
 import CadenceCues
 import Foundation
+@_exported import TestKit
 import Testing
 
 // Helpers of the catalog tests (temporary folders and tool lookup come from
@@ -370,8 +370,6 @@ final class Running {
 func run(_ executable: String, _ arguments: [String], in directory: String? = nil, environment: [String: String]) throws -> ProcessResult {
     try Running(executable, arguments, in: directory, environment: environment).wait()
 }
-
-
 
 func renderPath() throws -> String {
     guard let executable = renderExecutable else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DSP
 
 /// The scheduled duck (recipe-v1.1): a dB-domain raised cosine, spans that meet merged, ends cut.
@@ -21,11 +22,13 @@ import Testing
     @Test("prompts whose ramps meet share one span at the deeper depth; a gap between ramps keeps them apart")
     func merging() {
         // 20_000 + release 6000 = 26_000 = 30_000 - attack 4000: the ramps meet
-        let met = DuckCurve(prompts: [(start: 10_000, end: 20_000, depthDB: 12), (start: 30_000, end: 35_000, depthDB: 18)], attack: 4000, release: 6000)
+        let met = DuckCurve(
+            prompts: [(start: 10_000, end: 20_000, depthDB: 12), (start: 30_000, end: 35_000, depthDB: 18)], attack: 4000, release: 6000)
         #expect(met.spans.count == 1)
         #expect(met.spans.first?.depthDB == 18)
         #expect(met.gainDB(at: 25_000) == -18)
-        let apart = DuckCurve(prompts: [(start: 10_000, end: 20_000, depthDB: 12), (start: 30_001, end: 35_000, depthDB: 12)], attack: 4000, release: 6000)
+        let apart = DuckCurve(
+            prompts: [(start: 10_000, end: 20_000, depthDB: 12), (start: 30_001, end: 35_000, depthDB: 12)], attack: 4000, release: 6000)
         #expect(apart.spans.count == 2)
         #expect(apart.gainDB(at: 26_000) == 0)
         #expect(DuckCurve(prompts: [(start: 10, end: 20, depthDB: 0)], attack: 5, release: 5).isFlat, "0 dB ducks nothing")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import DSP
 
 /// The binaural and isochronic beds (recipe-v1.1 § Beds): their samples are the formula's, at
@@ -37,9 +38,11 @@ import Testing
         return out
     }
 
-    @Test("binaural: left carrier − beat/2, right carrier + beat/2, the formula's samples at second 1 and at hour 10", arguments: [
-        (200.0, 10.0), (432.0, 7.83), (1500.0, 40.0), (20.0, 0.5),
-    ])
+    @Test(
+        "binaural: left carrier − beat/2, right carrier + beat/2, the formula's samples at second 1 and at hour 10",
+        arguments: [
+            (200.0, 10.0), (432.0, 7.83), (1500.0, 40.0), (20.0, 0.5),
+        ])
     func binaural(carrier: Double, beat: Double) {
         let amplitude = NoiseGenerator.binauralAmplitude
         for start in [Int64(Self.rate), Self.tenHours] {

@@ -1,9 +1,9 @@
 import CadenceCues
 import Foundation
+import Sidecars
 import Testing
 
 @testable import Preview
-import Sidecars
 
 /// The page in a real browser: headless Chromium driven by scripts/preview-check.py over the DevTools protocol.
 ///

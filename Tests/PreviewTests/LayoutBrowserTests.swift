@@ -1,9 +1,9 @@
 import CadenceCues
 import Foundation
+import Sidecars
 import Testing
 
 @testable import Preview
-import Sidecars
 
 /// The page's layout and clocks in a real browser: headless Chromium lays the page out in
 /// frames of a given width and a script inside the page reports what it sees.

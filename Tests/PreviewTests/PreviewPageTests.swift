@@ -1,9 +1,9 @@
 import CadenceCues
 import Foundation
+import Sidecars
 import Testing
 
 @testable import Preview
-import Sidecars
 
 /// A track of the page with a box-breathing sheet.
 private func track(_ id: String, title: String? = nil, category: String?, cues: PreviewPage.Cues? = nil) -> PreviewPage.Track {
@@ -133,11 +133,17 @@ struct PreviewPageTests {
         let block = try #require(html.between("<script type=\"application/json\" id=\"page-state\">", "</script>").first)
         #expect(!block.contains("<") && !block.contains(">"))
         let read = try #require(State.read(fromPage: html))
-        #expect(read.tracks == ["a": String(repeating: "0", count: 64), "b": String(repeating: "1", count: 64), "q\"</script><!--": String(repeating: "2", count: 64)])
+        #expect(
+            read.tracks == [
+                "a": String(repeating: "0", count: 64), "b": String(repeating: "1", count: 64), "q\"</script><!--": String(repeating: "2", count: 64),
+            ])
         #expect(read.changed == ["b"] && read.removed == 3)
         // what is not this version's state is none
         #expect(State.read(fromPage: "<html>no state</html>") == nil)
-        #expect(State.read(fromPage: html.replacingOccurrences(of: "cadence-preview-state\",\"version\":1", with: "cadence-preview-state\",\"version\":2")) == nil)
+        #expect(
+            State.read(
+                fromPage: html.replacingOccurrences(of: "cadence-preview-state\",\"version\":1", with: "cadence-preview-state\",\"version\":2"))
+                == nil)
         #expect(State.read(fromPage: html.replacingOccurrences(of: "\"removed\":3", with: "\"removed\":-1")) == nil)
     }
 

@@ -1,7 +1,7 @@
-@_exported import TestKit
 import AudioIO
 import CadenceCues
 import Foundation
+@_exported import TestKit
 import Testing
 
 // Helpers of the preview tests (temporary folders and tool lookup come from
@@ -45,7 +45,6 @@ enum Fixture {
 }
 
 // MARK: - The render binary
-
 
 // MARK: - Cue sheets
 

@@ -1,9 +1,9 @@
 import CadenceCues
 import Foundation
+import Sidecars
 import Testing
 
 @testable import Preview
-import Sidecars
 
 #if canImport(FoundationXML)
     import FoundationXML

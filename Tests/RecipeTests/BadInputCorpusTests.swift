@@ -2,6 +2,7 @@ import AudioCore
 import Foundation
 import RenderCommand
 import Testing
+
 @testable import Recipe
 
 // The bad-input corpus: Tests/RecipeTests/BadInput holds one malformed recipe per

@@ -1,5 +1,6 @@
 import AudioCore
 import Testing
+
 @testable import Recipe
 
 @Suite struct DefaultsTests {
@@ -33,7 +34,8 @@ import Testing
     }
 
     @Test func cuesKeyListsOnlyWhatSounds() throws {
-        let recipe = try load("""
+        let recipe = try load(
+            """
             pattern: box
             duration: 5m
             cues:
@@ -45,11 +47,19 @@ import Testing
             """)
         #expect(recipe.cues.count == 4)
         #expect(recipe.cues["inhale"] == .tone(Tone(frequency: 528, length: ns(0, 800_000_000), gainDB: -18, envelope: .bell)))
-        #expect(recipe.cues["exhale"] == .tone(Tone(frequency: 1200, length: ns(0, 500_000_000), gainDB: -10, envelope: .soft,
-                                                    harmonics: [1.0 / 2, 1.0 / 3, 1.0 / 4])))
+        #expect(
+            recipe.cues["exhale"]
+                == .tone(
+                    Tone(
+                        frequency: 1200, length: ns(0, 500_000_000), gainDB: -10, envelope: .soft,
+                        harmonics: [1.0 / 2, 1.0 / 3, 1.0 / 4])))
         #expect(recipe.cues["hold"] == nil)
-        #expect(recipe.cues["start"] == .tone(Tone(frequency: 528, length: ns(1, 200_000_000), gainDB: -18, envelope: .bell,
-                                                   harmonics: [0.3, 0.12])))
+        #expect(
+            recipe.cues["start"]
+                == .tone(
+                    Tone(
+                        frequency: 528, length: ns(1, 200_000_000), gainDB: -18, envelope: .bell,
+                        harmonics: [0.3, 0.12])))
         #expect(recipe.cues["end"] == .file("voice/done.wav", gainDB: -3))
         #expect(recipe.locations["cues.end.file"] == SourceLocation(file: testFile, line: 8, column: 16))
         #expect(recipe.locations["cues.exhale.tone"] == SourceLocation(file: testFile, line: 5, column: 19))
@@ -64,8 +74,11 @@ import Testing
     }
 
     @Test func presets() {
-        #expect(CuePresets.chime == Tone(frequency: 880, length: ns(1, 500_000_000), gainDB: -20, envelope: .bell,
-                                         harmonics: [0.5, 0.25, 0.12]))
+        #expect(
+            CuePresets.chime
+                == Tone(
+                    frequency: 880, length: ns(1, 500_000_000), gainDB: -20, envelope: .bell,
+                    harmonics: [0.5, 0.25, 0.12]))
         #expect(CuePresets.click == Tone(frequency: 2000, length: ns(0, 30_000_000), gainDB: -24, envelope: .click))
         #expect(CuePresets.harmonicSeries(0) == [])
         #expect(CuePresets.harmonicSeries(2) == [0.5, 1.0 / 3])
@@ -81,7 +94,8 @@ import Testing
     }
 
     @Test func fullExample() throws {
-        let recipe = try load("""
+        let recipe = try load(
+            """
             # yaml-language-server: $schema=../schema/recipe.schema.json
             id: box-breathing-5m            # optional
             title: Box Breathing
@@ -160,7 +174,8 @@ import Testing
     }
 
     @Test func otherFields() throws {
-        let recipe = try load("""
+        let recipe = try load(
+            """
             pattern: relax
             duration: 1:00:00
             end_on: phase
@@ -178,7 +193,8 @@ import Testing
     }
 
     @Test func aliasesShareNodes() throws {
-        let recipe = try load("""
+        let recipe = try load(
+            """
             pattern: box
             cycles: 4
             cues:
@@ -190,8 +206,9 @@ import Testing
     }
 
     @Test func byteOrderMarkAndCRLF() throws {
-        let recipe = try RecipeLoader.parse([0xEF, 0xBB, 0xBF] + Array("pattern: box\r\ncycles: 3\r\ntitle: Calm\r\n".utf8),
-                                            file: testFile, defaultID: "bom")
+        let recipe = try RecipeLoader.parse(
+            [0xEF, 0xBB, 0xBF] + Array("pattern: box\r\ncycles: 3\r\ntitle: Calm\r\n".utf8),
+            file: testFile, defaultID: "bom")
         #expect(recipe.title == "Calm")
         #expect(recipe.length == .cycles(3))
         #expect(recipe.locations["title"] == SourceLocation(file: testFile, line: 3, column: 8))
@@ -201,10 +218,11 @@ import Testing
         let recipe = try load("pattern: box\ncycles: 1\nbed: &b { synth: drone }\ncues:\n  end: { file: a.wav }\n")
         #expect(recipe.locations["bed"] == SourceLocation(file: testFile, line: 3, column: 6))
         let found = problems("pattern: box\ncycles: 1\ncategory: &c [x]\ntitle: *c\n")
-        #expect(found.map(\.description) == [
-            "recipes/test.yml:3:11: error: category: expected text, found a list",
-            "recipes/test.yml:4:8: error: title: expected text, found a list",
-        ])
+        #expect(
+            found.map(\.description) == [
+                "recipes/test.yml:3:11: error: category: expected text, found a list",
+                "recipes/test.yml:4:8: error: title: expected text, found a list",
+            ])
     }
 
     @Test func sexagesimalStaysText() throws {

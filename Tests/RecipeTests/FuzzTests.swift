@@ -1,5 +1,6 @@
 import AudioCore
 import Testing
+
 @testable import Recipe
 
 /// A small deterministic generator (SplitMix64), so that a failure replays.
@@ -60,9 +61,10 @@ struct SplitMix64: RandomNumberGenerator {
         var random = SplitMix64(state: 7)
         let alphabet = Array("0123456789.:hmsdBHzkLUFTP -+e".utf8)
         for _ in 0..<20_000 {
-            let text = String(decoding: (0..<Int.random(in: 0...12, using: &random)).map { _ in
-                alphabet.randomElement(using: &random) ?? 0
-            }, as: UTF8.self)
+            let text = String(
+                decoding: (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                    alphabet.randomElement(using: &random) ?? 0
+                }, as: UTF8.self)
             if case .success(let value) = Units.duration(text) {
                 #expect(value >= .zero && value <= RecipeLimits.maxDuration, "\(text)")
             }

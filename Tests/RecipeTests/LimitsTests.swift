@@ -1,5 +1,6 @@
 import AudioCore
 import Testing
+
 @testable import Recipe
 
 @Suite struct LimitsTests {
@@ -32,7 +33,10 @@ import Testing
         let (elapsed, found) = timed { problems(yaml) }
         #expect(elapsed < .milliseconds(500))
         let messages = found.map(\.description)
-        #expect(messages.contains("recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern, program, ramp, intro, outro, bed, cues, voice, output)"))
+        #expect(
+            messages.contains(
+                "recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern, program, ramp, intro, outro, bed, cues, voice, output)"
+            ))
         #expect(messages.contains("recipes/test.yml:12:8: error: title: expected text, found a list"))
         #expect(found.count == 10)  // l0 … l8 unknown, title wrong
     }
@@ -64,7 +68,9 @@ import Testing
         #expect(problems(mappings).map(\.message) == ["nesting deeper than 64 levels"])
     }
 
-    static let openers: [(String, String)] = [("[", "flow lists"), ("{a: ", "flow mappings"), ("- ", "block lists"), ("? ", "complex keys"), ("&a [", "anchored lists")]
+    static let openers: [(String, String)] = [
+        ("[", "flow lists"), ("{a: ", "flow mappings"), ("- ", "block lists"), ("? ", "complex keys"), ("&a [", "anchored lists"),
+    ]
 
     @Test(arguments: openers)
     func aFullMebibyteOfOpenersAnswersFast(opener: String, name: String) {
@@ -89,7 +95,8 @@ import Testing
         #expect(exact.utf8.count == 1 << 20)
         #expect(problems(exact).isEmpty)
         let over = exact + "x"
-        #expect(problems(over).map(\.description) == ["recipes/test.yml:1:1: error: the recipe is 1048577 bytes; expected at most 1 MiB (1048576 bytes)"])
+        #expect(
+            problems(over).map(\.description) == ["recipes/test.yml:1:1: error: the recipe is 1048577 bytes; expected at most 1 MiB (1048576 bytes)"])
     }
 
     @Test func diagnosticsAreCapped() {
@@ -112,7 +119,8 @@ import Testing
         let over = head + String(repeating: prompt, count: RecipeLimits.maxPromptEntries + 1)
         let (elapsed, found) = timed { problems(over) }
         #expect(elapsed < .seconds(1))
-        #expect(found.map(\.description) == ["recipes/test.yml:5:5: error: voice.prompts: expected at most 1000 prompts, found a list (1001 prompts)"])
+        #expect(
+            found.map(\.description) == ["recipes/test.yml:5:5: error: voice.prompts: expected at most 1000 prompts, found a list (1001 prompts)"])
     }
 
     /// `RecipeLimits.maxPromptTextBytes`: a prompt's text counts its UTF-8 bytes; 1,024 are read, 1,025 refused at the text.
@@ -129,22 +137,25 @@ import Testing
         }
 
         let overASCII = problems(head + ascii + "b\n")
-        #expect(overASCII.map(\.description) == [
-            "recipes/test.yml:6:13: error: voice.prompts.0.text: expected a text of at most 1024 bytes, found '"
-                + String(repeating: "a", count: 60) + "…' (1025 bytes)"
-        ])
+        #expect(
+            overASCII.map(\.description) == [
+                "recipes/test.yml:6:13: error: voice.prompts.0.text: expected a text of at most 1024 bytes, found '"
+                    + String(repeating: "a", count: 60) + "…' (1025 bytes)"
+            ])
         // 513 two-byte characters: 1,026 bytes, though only 513 characters
         let overTwoByte = problems(head + twoByte + "é\n")
-        #expect(overTwoByte.map(\.description) == [
-            "recipes/test.yml:6:13: error: voice.prompts.0.text: expected a text of at most 1024 bytes, found '"
-                + String(repeating: "é", count: 60) + "…' (1026 bytes)"
-        ])
+        #expect(
+            overTwoByte.map(\.description) == [
+                "recipes/test.yml:6:13: error: voice.prompts.0.text: expected a text of at most 1024 bytes, found '"
+                    + String(repeating: "é", count: 60) + "…' (1026 bytes)"
+            ])
     }
 
     @Test func manyAliasesToABigMappingStayCheap() {
         // A mapping of 1,000 unknown keys, reached through 100 aliases: reported once per key.
         let keys = (0..<1000).map { "k\($0): 1" }.joined(separator: ", ")
-        let yaml = "pattern: box\ncycles: 2\nx: &m { \(keys) }\ncues:\n" + (0..<99).map { _ in "" }.joined()
+        let yaml =
+            "pattern: box\ncycles: 2\nx: &m { \(keys) }\ncues:\n" + (0..<99).map { _ in "" }.joined()
             + "  inhale: { tone: 440, length: *m }\n"
         let (elapsed, found) = timed { problems(yaml) }
         #expect(elapsed < .seconds(1))
@@ -165,23 +176,25 @@ import Testing
             """
         let found = problems(yaml).map(\.description)
         // `durration` is taken for `duration`: no second, spurious "found neither" at 1:1 (issue 15)
-        #expect(found == [
-            "recipes/test.yml:1:5: error: id: expected letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters, found 'a/b'",
-            "recipes/test.yml:2:10: error: unknown pattern 'boxx' (known: box, 4-7-8, coherent, relax, pomodoro); did you mean 'box'?",
-            "recipes/test.yml:3:1: error: unknown key 'durration' (did you mean 'duration'?)",
-            "recipes/test.yml:4:14: error: bed.file: path '../x.wav' leaves the assets folder ('..'); expected a path relative to the assets folder",
-            "recipes/test.yml:4:30: error: bed.gain: expected a gain from -120 dB to +24 dB like -14 dB, found '40 dB' (outside -120 … +24 dB)",
-            "recipes/test.yml:5:22: error: output.bit_depth: expected one of 16, 24, 32f, found '32' (32-bit output is float: did you mean '32f'?)",
-            "recipes/test.yml:6:25: error: cues.inhale.tone: 30 kHz is above the Nyquist frequency (24 kHz at 48000 Hz); expected a lower frequency",
-        ])
+        #expect(
+            found == [
+                "recipes/test.yml:1:5: error: id: expected letters, digits, '.', '_' or '-', starting with a letter or digit, at most 100 characters, found 'a/b'",
+                "recipes/test.yml:2:10: error: unknown pattern 'boxx' (known: box, 4-7-8, coherent, relax, pomodoro); did you mean 'box'?",
+                "recipes/test.yml:3:1: error: unknown key 'durration' (did you mean 'duration'?)",
+                "recipes/test.yml:4:14: error: bed.file: path '../x.wav' leaves the assets folder ('..'); expected a path relative to the assets folder",
+                "recipes/test.yml:4:30: error: bed.gain: expected a gain from -120 dB to +24 dB like -14 dB, found '40 dB' (outside -120 … +24 dB)",
+                "recipes/test.yml:5:22: error: output.bit_depth: expected one of 16, 24, 32f, found '32' (32-bit output is float: did you mean '32f'?)",
+                "recipes/test.yml:6:25: error: cues.inhale.tone: 30 kHz is above the Nyquist frequency (24 kHz at 48000 Hz); expected a lower frequency",
+            ])
     }
 
     @Test func lengthChecksRunBesideOtherProblems() {
         let found = problems("pattern: pomodoro\ncycles: 12\ntitle: [x]\n").map(\.description)
-        #expect(found == [
-            "recipes/test.yml:2:9: error: cycles: expected a number of cycles that keeps the track within 24 h, found '12' (intro + 12 × 7800s + outro is 26 h)",
-            "recipes/test.yml:3:8: error: title: expected text, found a list",
-        ])
+        #expect(
+            found == [
+                "recipes/test.yml:2:9: error: cycles: expected a number of cycles that keeps the track within 24 h, found '12' (intro + 12 × 7800s + outro is 26 h)",
+                "recipes/test.yml:3:8: error: title: expected text, found a list",
+            ])
     }
 
     @Test func yamlErrorFormat() {
@@ -196,10 +209,11 @@ import Testing
 
     @Test func duplicateAndUnknownPointAtTheKey() {
         let found = problems("pattern: box\ncycles: 2\nbed:\n  synth: drone\n  synth: pink-noise\n  volume: 3\n").map(\.description)
-        #expect(found == [
-            "recipes/test.yml:5:3: error: duplicate key 'synth' in 'bed' (first at line 4)",
-            "recipes/test.yml:6:3: error: unknown key 'volume' in 'bed' (allowed: file, synth, gain, fade_in, fade_out, crossfade)",
-        ])
+        #expect(
+            found == [
+                "recipes/test.yml:5:3: error: duplicate key 'synth' in 'bed' (first at line 4)",
+                "recipes/test.yml:6:3: error: unknown key 'volume' in 'bed' (allowed: file, synth, gain, fade_in, fade_out, crossfade)",
+            ])
     }
 
     @Test func cueAgainstInlinePattern() {
@@ -208,11 +222,13 @@ import Testing
     }
 
     @Test func longAuthorTextIsClipped() {
-        let found = problems("pattern: box\ncycles: 2\ntitle: [x]\ncategory: \"" + String(repeating: "é", count: 120) + "\\n\"\npremium: \"a\\u0001b\"\n")
-        #expect(found.map(\.message) == [
-            "title: expected text, found a list",
-            "premium: expected true or false, found 'a\\u{1}b'",
-        ])
+        let found = problems(
+            "pattern: box\ncycles: 2\ntitle: [x]\ncategory: \"" + String(repeating: "é", count: 120) + "\\n\"\npremium: \"a\\u0001b\"\n")
+        #expect(
+            found.map(\.message) == [
+                "title: expected text, found a list",
+                "premium: expected true or false, found 'a\\u{1}b'",
+            ])
         let long = problems("pattern: box\ncycles: 2\nend_on: " + String(repeating: "z", count: 100) + "\n")
         #expect(long.first?.message == "end_on: expected one of cycle, phase, found '" + String(repeating: "z", count: 60) + "…'")
     }
@@ -221,7 +237,8 @@ import Testing
 @Suite struct EncodingTests {
     @Test func offsetsCountTheByteOrderMark() {
         let found = problems([0xEF, 0xBB, 0xBF] + Array("title: ".utf8) + [0xC3, 0x28])
-        #expect(found.map(\.description) == ["recipes/test.yml:1:9: error: not valid UTF-8 YAML text: invalid trailing UTF-8 octet (0x28 at byte 11)"])
+        #expect(
+            found.map(\.description) == ["recipes/test.yml:1:9: error: not valid UTF-8 YAML text: invalid trailing UTF-8 octet (0x28 at byte 11)"])
     }
 
     @Test func utf16IsRejected() {

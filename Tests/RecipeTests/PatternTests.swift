@@ -1,5 +1,6 @@
 import AudioCore
 import Testing
+
 @testable import Recipe
 
 @Suite struct BuiltinPatternTests {
@@ -13,18 +14,23 @@ import Testing
     }
 
     static let builtins: [Expectation] = [
-        Expectation(key: "box", name: "Box Breathing", kinds: ["inhale", "hold", "exhale", "hold"],
-                    labels: ["Breathe In", "Hold", "Breathe Out", "Hold"], cycle: ns(16)),
-        Expectation(key: "4-7-8", name: "4-7-8 Breathing", kinds: ["inhale", "hold", "exhale"],
-                    labels: ["Breathe In", "Hold", "Breathe Out"], cycle: ns(19)),
-        Expectation(key: "coherent", name: "Coherent Breathing", kinds: ["inhale", "exhale"],
-                    labels: ["Breathe In", "Breathe Out"], cycle: ns(11)),
-        Expectation(key: "relax", name: "Relax", kinds: ["inhale", "hold", "exhale", "rest"],
-                    labels: ["Breathe In", "Hold", "Breathe Out", "Rest"], cycle: ns(14)),
-        Expectation(key: "pomodoro", name: "Pomodoro",
-                    kinds: ["work", "short_break", "work", "short_break", "work", "short_break", "work", "long_break"],
-                    labels: ["Work", "Short Break", "Work", "Short Break", "Work", "Short Break", "Work", "Long Break"],
-                    cycle: ns(130 * 60)),
+        Expectation(
+            key: "box", name: "Box Breathing", kinds: ["inhale", "hold", "exhale", "hold"],
+            labels: ["Breathe In", "Hold", "Breathe Out", "Hold"], cycle: ns(16)),
+        Expectation(
+            key: "4-7-8", name: "4-7-8 Breathing", kinds: ["inhale", "hold", "exhale"],
+            labels: ["Breathe In", "Hold", "Breathe Out"], cycle: ns(19)),
+        Expectation(
+            key: "coherent", name: "Coherent Breathing", kinds: ["inhale", "exhale"],
+            labels: ["Breathe In", "Breathe Out"], cycle: ns(11)),
+        Expectation(
+            key: "relax", name: "Relax", kinds: ["inhale", "hold", "exhale", "rest"],
+            labels: ["Breathe In", "Hold", "Breathe Out", "Rest"], cycle: ns(14)),
+        Expectation(
+            key: "pomodoro", name: "Pomodoro",
+            kinds: ["work", "short_break", "work", "short_break", "work", "short_break", "work", "long_break"],
+            labels: ["Work", "Short Break", "Work", "Short Break", "Work", "Short Break", "Work", "Long Break"],
+            cycle: ns(130 * 60)),
     ]
 
     @Test(arguments: builtins)
@@ -43,7 +49,8 @@ import Testing
     @Test func phaseLengths() throws {
         #expect(BuiltinPatterns.named("coherent")?.phases.map(\.length) == [ns(5, 500_000_000), ns(5, 500_000_000)])
         #expect(BuiltinPatterns.named("4-7-8")?.phases.map(\.length) == [ns(4), ns(7), ns(8)])
-        #expect(BuiltinPatterns.named("pomodoro")?.phases.map(\.length)
+        #expect(
+            BuiltinPatterns.named("pomodoro")?.phases.map(\.length)
                 == [ns(1500), ns(300), ns(1500), ns(300), ns(1500), ns(300), ns(1500), ns(900)])
         #expect(BuiltinPatterns.named("Box") == nil)
     }
@@ -62,7 +69,8 @@ import Testing
 
 @Suite struct InlinePatternTests {
     @Test func physiologicalSigh() throws {
-        let recipe = try load("""
+        let recipe = try load(
+            """
             duration: 5m
             pattern:
               name: Physiological Sigh
@@ -76,12 +84,13 @@ import Testing
         #expect(recipe.pattern.name == "Physiological Sigh")
         #expect(recipe.pattern.builtin == nil)
         #expect(recipe.title == "Physiological Sigh")
-        #expect(recipe.pattern.phases == [
-            Phase(kind: "inhale", length: ns(2), label: "Breathe In"),
-            Phase(kind: "inhale", length: ns(1), label: "Top Up"),
-            Phase(kind: "exhale", length: ns(6), label: "Breathe Out"),
-            Phase(kind: "slow_exhale", length: ns(1, 500_000_000), label: "Slow Exhale"),
-        ])
+        #expect(
+            recipe.pattern.phases == [
+                Phase(kind: "inhale", length: ns(2), label: "Breathe In"),
+                Phase(kind: "inhale", length: ns(1), label: "Top Up"),
+                Phase(kind: "exhale", length: ns(6), label: "Breathe Out"),
+                Phase(kind: "slow_exhale", length: ns(1, 500_000_000), label: "Slow Exhale"),
+            ])
         #expect(recipe.pattern.cycle == ns(10, 500_000_000))
         #expect(recipe.length == .duration(ns(300)))
         #expect(recipe.locations["pattern"]?.line == 3)

@@ -1,6 +1,7 @@
 import AudioCore
 import Foundation
 import Testing
+
 @testable import Recipe
 
 /// Every recipe of the project's starter catalog (`recipes/`) must load.

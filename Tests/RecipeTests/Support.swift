@@ -1,4 +1,5 @@
 import AudioCore
+
 @testable import Recipe
 
 /// The file name every test recipe is reported under.

@@ -1,5 +1,6 @@
 import AudioCore
 import Testing
+
 @testable import Recipe
 
 @Suite struct DurationTests {
@@ -266,7 +267,8 @@ import Testing
     }
 
     static let badSampleRates: [(String, String)] = [
-        ("44.1", "a rate in Hz is a whole number"), ("48000.0", "write 48000, or use kHz"), ("48000.0 Hz", "whole number"), ("44.1005 kHz", "not a whole number of Hz"), ("7999", "out of range"),
+        ("44.1", "a rate in Hz is a whole number"), ("48000.0", "write 48000, or use kHz"), ("48000.0 Hz", "whole number"),
+        ("44.1005 kHz", "not a whole number of Hz"), ("7999", "out of range"),
         ("385 kHz", "out of range"), ("48 MHz", "unknown unit 'MHz' (use Hz or kHz)"), ("-48000", "expected a number of Hz"),
         ("48 k", "unknown unit 'k'"), ("", "empty"), ("1.2 \u{212A}Hz", "unknown unit"),
     ]

@@ -1,5 +1,6 @@
 import AudioCore
 import Testing
+
 @testable import Recipe
 
 /// `voice:` read from YAML (recipe-v1.1 § Voice prompts): values, defaults, and located errors.
@@ -71,7 +72,10 @@ import Testing
         #expect(voice.level == -20 && voice.gainDB == -3 && voice.duck == .wcag)
         #expect(voice.attack == ExactSeconds(nanoseconds: 250_000_000) && voice.release == ExactSeconds(seconds: 1))
         #expect(voice.draftVoice == "en-gb")
-        #expect(voice.prompts[0] == Prompt(placement: .at(PromptTime(anchor: .practice, offset: ExactSeconds(seconds: -2))), file: "voice/begin.wav", text: "Let's begin."))
+        #expect(
+            voice.prompts[0]
+                == Prompt(
+                    placement: .at(PromptTime(anchor: .practice, offset: ExactSeconds(seconds: -2))), file: "voice/begin.wav", text: "Let's begin."))
         #expect(voice.prompts[1].placement == .on(kind: "exhale", cycles: CycleSelection(ranges: [1...1, 3...4]), segment: 1))
         #expect(voice.prompts[1].isDraft)
 

@@ -23,14 +23,16 @@ struct FailingRender: CustomTestStringConvertible, Sendable {
 struct AtomicOutputTests {
     static let rate = 48000
 
-    @Test("no partial or hidden file appears, and an existing output stays byte for byte", arguments: [
-        FailingRender(cause: .clippingMix, fileExtension: "flac", existing: false, viaBinary: false),
-        FailingRender(cause: .clippingMix, fileExtension: "flac", existing: true, viaBinary: false),
-        FailingRender(cause: .clippingMix, fileExtension: "wav", existing: true, viaBinary: true),
-        FailingRender(cause: .clippingMix, fileExtension: "ogg", existing: true, viaBinary: false),
-        FailingRender(cause: .missingBed, fileExtension: "flac", existing: false, viaBinary: false),
-        FailingRender(cause: .missingBed, fileExtension: "wav", existing: true, viaBinary: true),
-    ])
+    @Test(
+        "no partial or hidden file appears, and an existing output stays byte for byte",
+        arguments: [
+            FailingRender(cause: .clippingMix, fileExtension: "flac", existing: false, viaBinary: false),
+            FailingRender(cause: .clippingMix, fileExtension: "flac", existing: true, viaBinary: false),
+            FailingRender(cause: .clippingMix, fileExtension: "wav", existing: true, viaBinary: true),
+            FailingRender(cause: .clippingMix, fileExtension: "ogg", existing: true, viaBinary: false),
+            FailingRender(cause: .missingBed, fileExtension: "flac", existing: false, viaBinary: false),
+            FailingRender(cause: .missingBed, fileExtension: "wav", existing: true, viaBinary: true),
+        ])
     func failedRender(_ c: FailingRender) throws {
         let folder = try TempFolder("atomic")
         let rate = Self.rate
@@ -46,7 +48,8 @@ struct AtomicOutputTests {
             try folder.folder("assets")
             bedName = "absent.wav"
         }
-        let recipe = try folder.write("""
+        let recipe = try folder.write(
+            """
             duration: 5s
             \(inlinePattern([TestPhase(kind: "inhale", length: "2s"), TestPhase(kind: "exhale", length: "2s")]))cues: {}
             bed:
@@ -98,7 +101,8 @@ struct AtomicOutputTests {
     @Test("a successful render replaces an existing output whole")
     func replaces() throws {
         let folder = try TempFolder("replace")
-        let recipe = try folder.write("""
+        let recipe = try folder.write(
+            """
             duration: 3s
             \(inlinePattern([TestPhase(kind: "inhale", length: "1s"), TestPhase(kind: "exhale", length: "1s")]))output:
               loudness: off

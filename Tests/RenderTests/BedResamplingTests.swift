@@ -18,18 +18,22 @@ struct BedResamplingTests {
     static let gainDB = -6.0
     static let duration = "10s"
 
-    @Test("a 1 kHz bed stays a 1 kHz bed at its level on both channels", arguments: [
-        ResampleCase(rate: 44100, amplitudes: [0.25, 0.125], fileName: "tone-44k.flac", format: .flac24),
-        ResampleCase(rate: 22050, amplitudes: [0.3], fileName: "tone-22k.wav", format: .wavFloat),
-    ])
+    @Test(
+        "a 1 kHz bed stays a 1 kHz bed at its level on both channels",
+        arguments: [
+            ResampleCase(rate: 44100, amplitudes: [0.25, 0.125], fileName: "tone-44k.flac", format: .flac24),
+            ResampleCase(rate: 22050, amplitudes: [0.3], fileName: "tone-22k.wav", format: .wavFloat),
+        ])
     func resampled(_ c: ResampleCase) throws {
         let folder = try TempFolder("resample")
         // 12 s of sine: longer than the track, so it plays straight through without a seam
         let bed = Fixture.sine(frequency: 1000, amplitudes: c.amplitudes, sampleRate: c.rate, frames: 12 * c.rate)
-        try Fixture.writeSound(folder.file("assets/beds/\(c.fileName)"), bed, sampleRate: c.rate, channels: c.amplitudes.count,
-                               format: c.format)
+        try Fixture.writeSound(
+            folder.file("assets/beds/\(c.fileName)"), bed, sampleRate: c.rate, channels: c.amplitudes.count,
+            format: c.format)
         // the recipe lives in recipes/: the assets folder is found by going up from it
-        let recipe = try folder.write("""
+        let recipe = try folder.write(
+            """
             duration: \(Self.duration)
             \(inlinePattern([TestPhase(kind: "inhale", length: "2s"), TestPhase(kind: "exhale", length: "2s")]))cues: {}
             bed:
@@ -54,17 +58,19 @@ struct BedResamplingTests {
 
         let gain = pow(10, Self.gainDB / 20)
         let middle = rate / 2..<(audio.frames - rate / 2)
-        let early = rate / 100..<(rate * 11 / 100)   // 10 ms to 110 ms: the bed starts at once
-        let second = rate..<(2 * rate)                // one second: whole periods of 900, 1000 and 1100 Hz
+        let early = rate / 100..<(rate * 11 / 100)  // 10 ms to 110 ms: the bed starts at once
+        let second = rate..<(2 * rate)  // one second: whole periods of 900, 1000 and 1100 Hz
         for channel in 0..<2 {
             // a mono bed is spread to every channel; a stereo one keeps its channels apart
             let amplitude = c.amplitudes[channel % c.amplitudes.count] * gain
             let level = audio.rms(channel, middle) * 2.squareRoot()
-            #expect(abs(decibels(level / amplitude)) <= 0.5,
-                    "channel \(channel): level \(decibels(level)) dBFS, expected \(decibels(amplitude)) dBFS ± 0.5")
+            #expect(
+                abs(decibels(level / amplitude)) <= 0.5,
+                "channel \(channel): level \(decibels(level)) dBFS, expected \(decibels(amplitude)) dBFS ± 0.5")
             let onset = audio.rms(channel, early) * 2.squareRoot()
-            #expect(abs(decibels(onset / amplitude)) <= 0.5,
-                    "channel \(channel): 10–110 ms level \(decibels(onset)) dBFS, expected \(decibels(amplitude)) dBFS ± 0.5")
+            #expect(
+                abs(decibels(onset / amplitude)) <= 0.5,
+                "channel \(channel): 10–110 ms level \(decibels(onset)) dBFS, expected \(decibels(amplitude)) dBFS ± 0.5")
             let at1000 = goertzel(audio, channel: channel, frequency: 1000, range: second)
             let at900 = goertzel(audio, channel: channel, frequency: 900, range: second)
             let at1100 = goertzel(audio, channel: channel, frequency: 1100, range: second)

@@ -15,10 +15,12 @@ struct BedSplitTests {
         "mp3": .mp3,
     ]
 
-    @Test("the two-piece conversion matches one continuous conversion: same length, same samples at the seam", arguments: [
-        (44100, 48000, "wav"), (48000, 44100, "wav"), (22050, 48000, "wav"), (32000, 44100, "wav"),
-        (44100, 48000, "flac"), (44100, 48000, "ogg"), (48000, 44100, "mp3"),
-    ])
+    @Test(
+        "the two-piece conversion matches one continuous conversion: same length, same samples at the seam",
+        arguments: [
+            (44100, 48000, "wav"), (48000, 44100, "wav"), (22050, 48000, "wav"), (32000, 44100, "wav"),
+            (44100, 48000, "flac"), (44100, 48000, "ogg"), (48000, 44100, "mp3"),
+        ])
     func seam(rates: (Int, Int, String)) throws {
         let (input, output, container) = rates
         let format = try #require(Self.formats[container])

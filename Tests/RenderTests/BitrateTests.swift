@@ -3,8 +3,8 @@ import AudioIO
 import Foundation
 import Recipe
 import Render
-import Testing
 import TestKit
+import Testing
 
 /// `output.bitrate` (recipe-v1.1 § Output) through the encoders: the file's audio comes out at
 /// the asked rate, the defaults are the spec's, and what a codec cannot do is refused before
@@ -139,8 +139,10 @@ struct LossyRateTests {
 
     @Test(
         "a rate the format cannot take is refused by --check at output.sample_rate (65), naming the rates it takes",
-        arguments: [("opus", 44100, "Opus cannot be written at 44100 Hz"), ("mp3", 96000, "MP3 cannot be written at 96000 Hz"),
-                    ("ogg", 384_000, "Ogg Vorbis cannot be written at 384000 Hz"), ("m4a", 37800, "AAC (format m4a) cannot be written")])
+        arguments: [
+            ("opus", 44100, "Opus cannot be written at 44100 Hz"), ("mp3", 96000, "MP3 cannot be written at 96000 Hz"),
+            ("ogg", 384_000, "Ogg Vorbis cannot be written at 384000 Hz"), ("m4a", 37800, "AAC (format m4a) cannot be written"),
+        ])
     func refusedByCheck(format: String, rate: Int, words: String) throws {
         let folder = try TempFolder("lossy-rate")
         let recipe = try folder.write(

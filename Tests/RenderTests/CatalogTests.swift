@@ -37,8 +37,9 @@ enum Catalog {
 
 @Suite("The starter catalog")
 struct CatalogTests {
-    @Test("every recipe under recipes/ parses, lays out and finds its assets",
-          .enabled(if: !Catalog.recipes.isEmpty, "no recipes under recipes/ yet"))
+    @Test(
+        "every recipe under recipes/ parses, lays out and finds its assets",
+        .enabled(if: !Catalog.recipes.isEmpty, "no recipes under recipes/ yet"))
     func validate() throws {
         for relative in Catalog.recipes {
             let path = Catalog.root + "/" + relative
@@ -82,10 +83,11 @@ struct CatalogTests {
         }
     }
 
-    @Test("every recipe under recipes/ renders (CADENCE_FULL_CATALOG=1)",
-          .enabled(if: Catalog.full && !Catalog.recipes.isEmpty, "set CADENCE_FULL_CATALOG=1 to render the catalog"),
-          .serialized,  // one long track at a time: steady progress, bounded memory
-          arguments: Catalog.toRender)
+    @Test(
+        "every recipe under recipes/ renders (CADENCE_FULL_CATALOG=1)",
+        .enabled(if: Catalog.full && !Catalog.recipes.isEmpty, "set CADENCE_FULL_CATALOG=1 to render the catalog"),
+        .serialized,  // one long track at a time: steady progress, bounded memory
+        arguments: Catalog.toRender)
     func render(_ relative: String) throws {
         let folder = try TempFolder("catalog")
         let path = Catalog.root + "/" + relative
@@ -135,4 +137,3 @@ struct CatalogTests {
         }
     }
 }
-

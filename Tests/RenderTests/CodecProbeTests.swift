@@ -1,8 +1,8 @@
 import AudioCore
 import AudioIO
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 @testable import Render
 
@@ -55,9 +55,10 @@ struct CodecProbeTests {
         #expect(CodecProbe.loudnessChange(from: [(4, 0)], to: [(4, 0)]) == nil)
     }
 
-    @Test("a 2-minute M4A over a bed is encoded once and decodes within 0.2 LU of its target",
-          .enabled(if: freshReleaseRender != nil, "needs the release render binary"),
-          arguments: [Case(bed: "file: beds/rain.ogg, gain: -14 dB", bitrate: "128k"), Case(bed: "synth: pink-noise, gain: -20 dB", bitrate: "96k")])
+    @Test(
+        "a 2-minute M4A over a bed is encoded once and decodes within 0.2 LU of its target",
+        .enabled(if: freshReleaseRender != nil, "needs the release render binary"),
+        arguments: [Case(bed: "file: beds/rain.ogg, gain: -14 dB", bitrate: "128k"), Case(bed: "synth: pink-noise, gain: -20 dB", bitrate: "96k")])
     func encodedOnce(_ c: Case) throws {
         let folder = try TempFolder("aac-probe")
         let recipe = try folder.write(

@@ -142,8 +142,9 @@ struct CommandLineTests {
 
         let entriesBefore = (try? FileManager.default.contentsOfDirectory(atPath: out).sorted()) ?? []
         let result = try runRender(arguments, in: folder.path)
-        #expect(result.status == scenario.expectedStatus && !result.signaled,
-                "\(result), expected exit status \(scenario.expectedStatus)")
+        #expect(
+            result.status == scenario.expectedStatus && !result.signaled,
+            "\(result), expected exit status \(scenario.expectedStatus)")
         #expect(!result.stderr.isEmpty, "a failure must say why on stderr")
         for message in messages {
             #expect(result.stderr.contains(message), "stderr lacks '\(message)': \(result.stderr)")
@@ -154,8 +155,9 @@ struct CommandLineTests {
         if let located {
             let prefix = "\(located.file):\(located.line):" + (located.column.map { "\($0):" } ?? "")
             let lines = result.stderr.split(separator: "\n").map(String.init)
-            #expect(lines.contains { $0.hasPrefix(prefix) && $0.contains(" error: ") },
-                    "no diagnostic at \(prefix) (file:line:col: error:) in: \(result.stderr)")
+            #expect(
+                lines.contains { $0.hasPrefix(prefix) && $0.contains(" error: ") },
+                "no diagnostic at \(prefix) (file:line:col: error:) in: \(result.stderr)")
             if located.column == nil {
                 // line and column, gcc-style
                 let pattern = "^" + NSRegularExpression.escapedPattern(for: "\(located.file):\(located.line):") + "[0-9]+: error: "
@@ -203,10 +205,14 @@ struct CommandLineTests {
 @Suite("Warnings on the command line")
 struct WarningTests {
     static let cases: [(name: String, recipe: String, warning: String)] = [
-        ("true peak in dB", "id: w\ncycles: 1\npattern: box\noutput: { true_peak: -1 dB }\n",
-         "w.yml:4:22: warning: output.true_peak: 'dB' read as dBTP"),
-        ("end cue with no outro", "id: w\ncycles: 1\npattern: box\ncues:\n  inhale: bell\n  end: chime\n",
-         "w.yml:6:8: warning: cues.end: the practice runs to the file's last frame (no outro), so the end cue never sounds"),
+        (
+            "true peak in dB", "id: w\ncycles: 1\npattern: box\noutput: { true_peak: -1 dB }\n",
+            "w.yml:4:22: warning: output.true_peak: 'dB' read as dBTP"
+        ),
+        (
+            "end cue with no outro", "id: w\ncycles: 1\npattern: box\ncues:\n  inhale: bell\n  end: chime\n",
+            "w.yml:6:8: warning: cues.end: the practice runs to the file's last frame (no outro), so the end cue never sounds"
+        ),
     ]
 
     @Test("a warning is printed at its line by render and --check, and the render still succeeds", arguments: cases.indices)
@@ -225,7 +231,8 @@ struct WarningTests {
     @Test("a recipe with nothing to note prints no warning, and the end cue with an outro has none")
     func noWarning() throws {
         let folder = try TempFolder("warnings-none")
-        let recipe = try folder.write("id: w\ncycles: 1\noutro: 5s\npattern: box\ncues:\n  inhale: bell\n  end: chime\noutput: { true_peak: -1 dBTP }\n", to: "w.yml")
+        let recipe = try folder.write(
+            "id: w\ncycles: 1\noutro: 5s\npattern: box\ncues:\n  inhale: bell\n  end: chime\noutput: { true_peak: -1 dBTP }\n", to: "w.yml")
         let checked = try runRender(["--check", recipe])
         #expect(checked.status == 0 && !checked.stderr.contains("warning"), "\(checked)")
         #expect(checked.stdout.contains("checked 1 recipe: 1 good, 0 with errors"), "\(checked.stdout)")

@@ -305,8 +305,9 @@ extension Damage {
             // lying rate
             .wav("claims 22050 Hz (really 44100)", .renders(frames: f, rate: 22050)) { try Surgery.wavFormat($0, rate: 22050) },
             // zero frames
-            Damage(name: "WAV: a header and no frames (written so)", source: .wavNoFrames, make: { $0 },
-                   expected: .refused([Says.noFrames], check: true)),
+            Damage(
+                name: "WAV: a header and no frames (written so)", source: .wavNoFrames, make: { $0 },
+                expected: .refused([Says.noFrames], check: true)),
             // hundreds of channels
             .wav("header claims 300 channels", .refused([Says.channels(300)], check: true)) { try Surgery.wavFormat($0, channels: 300) },
             .wav("header claims 1024 channels", .refused([Says.channels(1024)], check: true)) { try Surgery.wavFormat($0, channels: 1024) },
@@ -314,8 +315,9 @@ extension Damage {
                 try Surgery.wavFormat($0, channels: 65535)
             },
             .wav("header claims 0 channels", .refused(["claims 0 channels"], check: true)) { try Surgery.wavFormat($0, channels: 0) },
-            Damage(name: "WAV: a genuine 256-channel file", source: .wav256Channels, make: { $0 },
-                   expected: .refused([Says.channels(256)], check: true)),
+            Damage(
+                name: "WAV: a genuine 256-channel file", source: .wav256Channels, make: { $0 },
+                expected: .refused([Says.channels(256)], check: true)),
             // rates
             .wav("1 Hz", .refused([Says.rate(1)], check: true)) { try Surgery.wavFormat($0, rate: 1) },
             .wav("10 MHz", .refused([Says.rate(10_000_000)], check: true)) { try Surgery.wavFormat($0, rate: 10_000_000) },
@@ -408,8 +410,9 @@ extension Damage {
             try Surgery.vorbisIdentification($0, rate: 48000, fixCRC: false)
         },
         // zero frames
-        Damage(name: "Ogg: header packets and no audio (written so)", source: .oggNoFrames, make: { $0 },
-               expected: .refused([Says.noFrames], check: true)),
+        Damage(
+            name: "Ogg: header packets and no audio (written so)", source: .oggNoFrames, make: { $0 },
+            expected: .refused([Says.noFrames], check: true)),
         // lying rate and channels (checksums fixed: libogg takes the page, libvorbis reads the claim)
         .ogg("claims 22050 Hz (really 44100)", .renders(frames: 132_300, rate: 22050)) { try Surgery.vorbisIdentification($0, rate: 22050) },
         .ogg("1 Hz", .refused([Says.rate(1)], check: true)) { try Surgery.vorbisIdentification($0, rate: 1) },
@@ -418,8 +421,9 @@ extension Damage {
         .ogg("identification header claims 255 channels (setup is for 2)", .refused([Says.noRateOrChannels], check: true)) {
             try Surgery.vorbisIdentification($0, channels: 255)
         },
-        Damage(name: "Ogg: a genuine 255-channel file", source: .ogg255Channels, make: { $0 },
-               expected: .refused([Says.channels(255)], check: true)),
+        Damage(
+            name: "Ogg: a genuine 255-channel file", source: .ogg255Channels, make: { $0 },
+            expected: .refused([Says.channels(255)], check: true)),
     ]
 
     static let otherCases: [Damage] = [
@@ -430,7 +434,7 @@ extension Damage {
                 let ds64 = try Surgery.chunk("ds64", in: b)
                 // ds64: RIFF size (8 bytes), data size (8), sample count (8)
                 return Surgery.patched(Surgery.patched(b, at: ds64 + 16, 1 << 42, width: 8), at: ds64 + 24, 1 << 40, width: 8)
-            }, expected: .sameAsPristine),
+            }, expected: .sameAsPristine)
     ]
 }
 
@@ -486,8 +490,9 @@ enum Bounded {
     static func expectBounded(_ run: Run, _ context: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         let status = run.result.status
         // timeout -s KILL exits 137 (128 + SIGKILL); the CPU limit sends SIGXCPU (128 + 24)
-        #expect(!run.result.timedOut && status != 124 && status != 137,
-                "\(context): hung (killed after \(timeLimit) s): \(run)", sourceLocation: sourceLocation)
+        #expect(
+            !run.result.timedOut && status != 124 && status != 137,
+            "\(context): hung (killed after \(timeLimit) s): \(run)", sourceLocation: sourceLocation)
         #expect(status != 128 + SIGXCPU, "\(context): spun (over \(cpuLimit) s of CPU): \(run)", sourceLocation: sourceLocation)
         #expect(!run.result.signaled && status < 128, "\(context): crashed (status \(status)): \(run)", sourceLocation: sourceLocation)
         #expect(status != 125, "\(context): ulimit failed: \(run)", sourceLocation: sourceLocation)
@@ -540,8 +545,9 @@ struct CorruptMediaTests {
         }
     }
 
-    @Test("a damaged file gives its documented exit status and a clear error naming it, or a correct render; never a crash, hang or runaway",
-          arguments: Damage.all, Use.allCases)
+    @Test(
+        "a damaged file gives its documented exit status and a clear error naming it, or a correct render; never a crash, hang or runaway",
+        arguments: Damage.all, Use.allCases)
     func damaged(_ damage: Damage, as use: Use) throws {
         let folder = try TempFolder("corrupt")
         try Self.assets(in: folder)
@@ -699,12 +705,14 @@ struct CorruptMediaTests {
         let stderr = rendered.result.stderr
         let cutLine = try #require(position(of: "file: beds/cut.flac", in: cut)).line
         let noiseLine = try #require(position(of: "file: beds/noise.wav", in: noise)).line
-        #expect(stderr.split(separator: "\n").contains {
-            $0.hasPrefix("recipes/cut.yml:\(cutLine):") && $0.contains("bed.file: beds/cut.flac: ") && $0.contains(Says.damaged)
-        }, "\(stderr)")
-        #expect(stderr.split(separator: "\n").contains {
-            $0.hasPrefix("recipes/noise.yml:\(noiseLine):") && $0.contains("bed.file: beds/noise.wav: ") && $0.contains(Says.notSound)
-        }, "\(stderr)")
+        #expect(
+            stderr.split(separator: "\n").contains {
+                $0.hasPrefix("recipes/cut.yml:\(cutLine):") && $0.contains("bed.file: beds/cut.flac: ") && $0.contains(Says.damaged)
+            }, "\(stderr)")
+        #expect(
+            stderr.split(separator: "\n").contains {
+                $0.hasPrefix("recipes/noise.yml:\(noiseLine):") && $0.contains("bed.file: beds/noise.wav: ") && $0.contains(Says.notSound)
+            }, "\(stderr)")
         #expect(!stderr.contains("good-a.yml") && !stderr.contains("good-b.yml"), "\(stderr)")
 
         // --check opens assets without decoding them: the garbage header is found, the cut data is not

@@ -115,7 +115,8 @@ enum DocsPage {
                 }
                 block.status = status
             default:
-                reading.problems.append("line \(opening): cannot read the info string '\(line)' (expected 'yaml recipe [FILE] [render | error STATUS]')")
+                reading.problems.append(
+                    "line \(opening): cannot read the info string '\(line)' (expected 'yaml recipe [FILE] [render | error STATUS]')")
                 continue
             }
             if index < lines.count, lines[index].hasPrefix("<!--") {
@@ -222,8 +223,9 @@ struct DocsRecipesTests {
         }
     }
 
-    @Test("render blocks render: the audio, a cue sheet of the page's length, and a catalog with its preview page",
-          arguments: DocsPage.blocks.filter(\.render))
+    @Test(
+        "render blocks render: the audio, a cue sheet of the page's length, and a catalog with its preview page",
+        arguments: DocsPage.blocks.filter(\.render))
     func render(_ block: DocsPage.Block) throws {
         let folder = try DocsPage.workspace(for: block)
         try folder.folder("out")
@@ -265,7 +267,7 @@ struct DocsRecipesTests {
     /// Links out of the repository a page may keep: the published formats Cadence writes,
     /// which the repository cannot hold. docs/recipes.md may have none.
     static let allowedExternal: [String: Set<String>] = [
-        "docs/sidecars.md": ["https://github.com/Podcastindex-org/podcast-namespace/blob/main/chapters/jsonChapters.md"],
+        "docs/sidecars.md": ["https://github.com/Podcastindex-org/podcast-namespace/blob/main/chapters/jsonChapters.md"]
     ]
 
     @Test("every link in the README and docs/*.md leads to a file (and heading) of the repository")
@@ -409,7 +411,9 @@ enum Markdown {
             title.replace(/\[([^\]]*)\]\([^)]*\)/) { String($0.1) }
             var slug = ""
             for character in title.lowercased() {
-                if character == " " { slug.append("-") } else if character.isLetter || character.isNumber || character == "-" || character == "_" {
+                if character == " " {
+                    slug.append("-")
+                } else if character.isLetter || character.isNumber || character == "-" || character == "_" {
                     slug.append(character)
                 }
             }

@@ -16,18 +16,21 @@ struct FadeTests {
     static let fadeIn = "1s"
     static let fadeOut = "1.5s"
 
-    @Test("the bed fades in from frame 0 and out to the last frame", arguments: [
-        FadeCase(fileExtension: "wav", bitDepth: "32f", loudness: "off"),
-        FadeCase(fileExtension: "flac", bitDepth: "24", loudness: "-16 LUFS"),
-        FadeCase(fileExtension: "wav", bitDepth: "16", loudness: "-20 LUFS"),
-    ])
+    @Test(
+        "the bed fades in from frame 0 and out to the last frame",
+        arguments: [
+            FadeCase(fileExtension: "wav", bitDepth: "32f", loudness: "off"),
+            FadeCase(fileExtension: "flac", bitDepth: "24", loudness: "-16 LUFS"),
+            FadeCase(fileExtension: "wav", bitDepth: "16", loudness: "-20 LUFS"),
+        ])
     func fades(_ c: FadeCase) throws {
         let folder = try TempFolder("fades")
         let rate = Self.rate
         // a steady 500 Hz sine longer than the track: any change of level is the fade's
         let bed = Fixture.sine(frequency: 500, amplitudes: [0.3, 0.3], sampleRate: rate, frames: 9 * rate)
         try Fixture.writeSound(folder.file("assets/sine.wav"), bed, sampleRate: rate, channels: 2)
-        let recipe = try folder.write("""
+        let recipe = try folder.write(
+            """
             duration: \(Self.duration)
             \(inlinePattern([TestPhase(kind: "inhale", length: "3s"), TestPhase(kind: "exhale", length: "3s")]))cues: {}
             bed:

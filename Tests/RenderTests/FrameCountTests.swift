@@ -85,34 +85,44 @@ let relaxPhases = [(kind: "inhale", length: "4"), (kind: "hold", length: "2"), (
 
 let frameCases: [FrameCase] = [
     // 441000.441 frames: rounds down
-    FrameCase(length: .duration("10.00001s"), rate: 44100, intro: "0s", outro: "0s", builtin: nil, phases: oddPhases,
-              fileExtension: "wav", loudness: "off"),
+    FrameCase(
+        length: .duration("10.00001s"), rate: 44100, intro: "0s", outro: "0s", builtin: nil, phases: oddPhases,
+        fileExtension: "wav", loudness: "off"),
     // 441000.882 frames: rounds up
-    FrameCase(length: .duration("10.00002s"), rate: 44100, intro: "0.3s", outro: "0s", builtin: nil, phases: oddPhases,
-              fileExtension: "flac", loudness: "-16 LUFS"),
+    FrameCase(
+        length: .duration("10.00002s"), rate: 44100, intro: "0.3s", outro: "0s", builtin: nil, phases: oddPhases,
+        fileExtension: "flac", loudness: "-16 LUFS"),
     // exactly 80000.5 frames: the half goes up, not to even
-    FrameCase(length: .duration("10.0000625s"), rate: 8000, intro: "0.0000625s", outro: "0s", builtin: nil, phases: oddPhases,
-              fileExtension: "wav", loudness: "off"),
+    FrameCase(
+        length: .duration("10.0000625s"), rate: 8000, intro: "0.0000625s", outro: "0s", builtin: nil, phases: oddPhases,
+        fileExtension: "wav", loudness: "off"),
     // minutes:seconds, 592592.5872 frames
-    FrameCase(length: .duration("0:12.3456789"), rate: 48000, intro: "1.23456s", outro: "0.1s", builtin: nil, phases: oddPhases,
-              fileExtension: "flac", loudness: "off"),
+    FrameCase(
+        length: .duration("0:12.3456789"), rate: 48000, intro: "1.23456s", outro: "0.1s", builtin: nil, phases: oddPhases,
+        fileExtension: "flac", loudness: "off"),
     // 720000.998 frames, a built-in longer than half the track
-    FrameCase(length: .duration("15.0000104s"), rate: 96000, intro: "0.5s", outro: "0s", builtin: "relax", phases: relaxPhases,
-              fileExtension: "wav", loudness: "off"),
+    FrameCase(
+        length: .duration("15.0000104s"), rate: 96000, intro: "0.5s", outro: "0s", builtin: "relax", phases: relaxPhases,
+        fileExtension: "wav", loudness: "off"),
     // cycles: intro + 1 × 11 s + outro
-    FrameCase(length: .cycles(1), rate: 22050, intro: "0.123457s", outro: "0.5s", builtin: "coherent", phases: coherentPhases,
-              fileExtension: "wav", loudness: "off"),
-    FrameCase(length: .cycles(1), rate: 48000, intro: "1.00001s", outro: "0.25s", builtin: "coherent", phases: coherentPhases,
-              fileExtension: "flac", loudness: "off"),
-    FrameCase(length: .cycles(1), rate: 96000, intro: "0.3333333s", outro: "0.6666667s", builtin: "coherent", phases: coherentPhases,
-              fileExtension: "wav", loudness: "off"),
+    FrameCase(
+        length: .cycles(1), rate: 22050, intro: "0.123457s", outro: "0.5s", builtin: "coherent", phases: coherentPhases,
+        fileExtension: "wav", loudness: "off"),
+    FrameCase(
+        length: .cycles(1), rate: 48000, intro: "1.00001s", outro: "0.25s", builtin: "coherent", phases: coherentPhases,
+        fileExtension: "flac", loudness: "off"),
+    FrameCase(
+        length: .cycles(1), rate: 96000, intro: "0.3333333s", outro: "0.6666667s", builtin: "coherent", phases: coherentPhases,
+        fileExtension: "wav", loudness: "off"),
     // end_on: phase: 2 cycles of 3.55 s, then inhale and hold of a third; the rest is outro
-    FrameCase(length: .duration("10.00003s"), rate: 44100, intro: "0.2s", outro: "0s", builtin: nil,
-              phases: [(kind: "inhale", length: "0.6"), (kind: "hold", length: "0.7"), (kind: "exhale", length: "2.25")],
-              fileExtension: "wav", loudness: "off", endOnPhase: true),
-    FrameCase(length: .cycles(3), rate: 44100, intro: "0s", outro: "0.0000113s", builtin: nil,
-              phases: [(kind: "inhale", length: "1.1111111"), (kind: "hold", length: "0.7777777"), (kind: "exhale", length: "1.3333333")],
-              fileExtension: "wav", loudness: "off"),
+    FrameCase(
+        length: .duration("10.00003s"), rate: 44100, intro: "0.2s", outro: "0s", builtin: nil,
+        phases: [(kind: "inhale", length: "0.6"), (kind: "hold", length: "0.7"), (kind: "exhale", length: "2.25")],
+        fileExtension: "wav", loudness: "off", endOnPhase: true),
+    FrameCase(
+        length: .cycles(3), rate: 44100, intro: "0s", outro: "0.0000113s", builtin: nil,
+        phases: [(kind: "inhale", length: "1.1111111"), (kind: "hold", length: "0.7777777"), (kind: "exhale", length: "1.3333333")],
+        fileExtension: "wav", loudness: "off"),
 ]
 
 @Suite("Frame counts and the cue sheet's timeline")
@@ -140,8 +150,9 @@ struct FrameCountTests {
 
         // sections: intro, practice, outro, from 0 to the last frame with no gap
         let introEnd = Seconds(c.intro).frame(at: c.rate)
-        let expectedPhases = Array(expectedPhaseFrames(intro: Seconds(c.intro), phases: c.testPhases, cycles: c.practiceCycles + 1, rate: c.rate)
-            .prefix(c.practicePhases))
+        let expectedPhases = Array(
+            expectedPhaseFrames(intro: Seconds(c.intro), phases: c.testPhases, cycles: c.practiceCycles + 1, rate: c.rate)
+                .prefix(c.practicePhases))
         let practiceEnd = expectedPhases.last?.end ?? introEnd
         var expectedSections: [(String, Int64, Int64)] = []
         if introEnd > 0 { expectedSections.append(("intro", 0, introEnd)) }
@@ -207,7 +218,8 @@ struct DriftTests {
     func longTimeline(_ rate: Int) throws {
         let phases = [TestPhase(kind: "inhale", length: "1.1111111s"), TestPhase(kind: "exhale", length: "2.2222223s")]
         let intro = "0.0000001s", outro = "7.77777s", cycles = 20_000
-        let yaml = "cycles: \(cycles)\nintro: \(intro)\noutro: \(outro)\n" + inlinePattern(phases)
+        let yaml =
+            "cycles: \(cycles)\nintro: \(intro)\noutro: \(outro)\n" + inlinePattern(phases)
             + "output:\n  sample_rate: \(rate)\n"
         let recipe = try RecipeLoader.parse(Array(yaml.utf8), file: "long.yml", defaultID: "long")
         let timeline = try Timeline(recipe: recipe)
@@ -226,8 +238,10 @@ struct DriftTests {
 
 /// A time in the cue sheet is frame / rate, written precisely enough to give the frame back.
 func expectTime(_ time: Double, frame: Int64, rate: Int, _ what: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-    #expect(Int64((time * Double(rate)).rounded()) == frame, "\(what): \(time) s does not give frame \(frame) back",
-            sourceLocation: sourceLocation)
-    #expect(abs(time - Double(frame) / Double(rate)) <= 1e-9 * max(1, time), "\(what): \(time) ≠ \(frame)/\(rate)",
-            sourceLocation: sourceLocation)
+    #expect(
+        Int64((time * Double(rate)).rounded()) == frame, "\(what): \(time) s does not give frame \(frame) back",
+        sourceLocation: sourceLocation)
+    #expect(
+        abs(time - Double(frame) / Double(rate)) <= 1e-9 * max(1, time), "\(what): \(time) ≠ \(frame)/\(rate)",
+        sourceLocation: sourceLocation)
 }

@@ -1,8 +1,8 @@
 import AudioIO
 import CSndfile
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// Golden files (after FFmpeg FATE's framecrc): for every starter recipe (`recipes/**/*.yml`) and
 /// every short case in `Tests/Golden/recipes/`, the release `render` output decoded with
@@ -81,9 +81,10 @@ struct GoldenTests {
         return cases.sorted { (lengths[$0.name]!, $1.name) > (lengths[$1.name]!, $0.name) }
     }()
 
-    @Test("the decoded sound and the cue sheet are those of the golden file",
-          .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
-          arguments: cases)
+    @Test(
+        "the decoded sound and the cue sheet are those of the golden file",
+        .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
+        arguments: cases)
     func golden(_ c: Case) throws {
         let actual = try Self.framecrc(of: c, render: try #require(freshReleaseRender))
         let path = Self.folder + "/\(c.name).framecrc"
@@ -281,7 +282,8 @@ struct GoldenTests {
             header.append("# blocks of \(blockFrames) frames: index, first frame, frames, RMS and peak level (\(reason): compared within tolerances)")
         } else {
             header.append(
-                "# blocks of \(blockFrames) frames: index, first frame, frames, SHA-256 of the block's \(integer ? "int32" : "float32") samples (16 hex digits)")
+                "# blocks of \(blockFrames) frames: index, first frame, frames, SHA-256 of the block's \(integer ? "int32" : "float32") samples (16 hex digits)"
+            )
         }
         return header + lines
     }

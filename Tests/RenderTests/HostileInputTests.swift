@@ -3,9 +3,10 @@ import AudioIO
 import CSndfile
 import CadenceCues
 import Foundation
-@testable import Render
-import Testing
 import TestKit
+import Testing
+
+@testable import Render
 
 /// Regressions of the hostile testing of issue 11: each case failed (crash, silent wrong
 /// output, a late error) before its fix.
@@ -55,8 +56,9 @@ struct HostileInputTests {
         }
     }
 
-    @Test("a float file holding NaN, infinity or absurd values is refused with its first bad frame, as a bed and as a cue",
-          arguments: BadSamples.allCases, ["bed", "cue"])
+    @Test(
+        "a float file holding NaN, infinity or absurd values is refused with its first bad frame, as a bed and as a cue",
+        arguments: BadSamples.allCases, ["bed", "cue"])
     func badSamples(_ damage: BadSamples, use: String) throws {
         let folder = try TempFolder("nan")
         let (samples, frame, words) = damage.samples
@@ -92,8 +94,9 @@ struct HostileInputTests {
         #expect(!checked.signaled)
     }
 
-    @Test("a folder where the cue sheet or a sidecar goes is refused before any rendering (exit 73, nothing written)",
-          arguments: ["x.cues.json", "x.vtt"])
+    @Test(
+        "a folder where the cue sheet or a sidecar goes is refused before any rendering (exit 73, nothing written)",
+        arguments: ["x.cues.json", "x.vtt"])
     func outputBlockedByFolder(_ name: String) throws {
         let folder = try TempFolder("blocked")
         let recipe = try folder.write(Self.recipe(bed: nil, cues: "", output: "  loudness: off"), to: "r.yml")
@@ -110,9 +113,11 @@ struct HostileInputTests {
     @Test("a clipping mix with loudness off is always exit 65, naming its real peak (it crashed in 4 of 10 runs, and quoted the first sample over)")
     func clipping() throws {
         let folder = try TempFolder("clip")
-        let samples = Fixture.sine(frequency: 12000, amplitudes: [0.5], sampleRate: Self.rate, frames: 14 * Self.rate)  // longer than the track: no loop seam
+        // longer than the track: no loop seam
+        let samples = Fixture.sine(frequency: 12000, amplitudes: [0.5], sampleRate: Self.rate, frames: 14 * Self.rate)
         try Fixture.writeSound(folder.file("assets/hot.wav"), samples, sampleRate: Self.rate, channels: 1, format: .wavFloat)
-        let text = Self.recipe(bed: "hot.wav", output: "  loudness: off").replacingOccurrences(of: "  file: hot.wav\n", with: "  file: hot.wav\n  gain: +12 dB\n")
+        let text = Self.recipe(bed: "hot.wav", output: "  loudness: off").replacingOccurrences(
+            of: "  file: hot.wav\n", with: "  file: hot.wav\n  gain: +12 dB\n")
         let recipe = try folder.write(text, to: "r.yml")
         let peak = String(format: "%+.2f dBFS", 20 * log10(Double(Float(0.5) * Float(pow(10.0, 12.0 / 20)))))
         for run in 0..<10 {
@@ -140,9 +145,10 @@ struct HostileInputTests {
 
     /// Through the release `render` (TestKit's `freshReleaseRender`): the limiter passes over 40 s of
     /// noise take minutes a case in a debug build (its DSP is unoptimized), seconds in release.
-    @Test("a pink-noise mix at a loudness target keeps it within 0.5 LU under its ceiling, or fails saying why",
-          .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
-          arguments: loudnessCases)
+    @Test(
+        "a pink-noise mix at a loudness target keeps it within 0.5 LU under its ceiling, or fails saying why",
+        .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
+        arguments: loudnessCases)
     func loudnessTarget(_ c: (format: String, target: Double, ceiling: Double)) throws {
         let folder = try TempFolder("target")
         let text = """
@@ -209,8 +215,9 @@ struct HostileInputTests {
 
     // MARK: - What --check finds from a header
 
-    @Test("--check and render refuse a bed shorter than 1 s (a one-frame bed became a DC offset), and take one of 1 s",
-          arguments: [(1, false), (24000, false), (47999, false), (48000, true)])
+    @Test(
+        "--check and render refuse a bed shorter than 1 s (a one-frame bed became a DC offset), and take one of 1 s",
+        arguments: [(1, false), (24000, false), (47999, false), (48000, true)])
     func shortBed(_ c: (frames: Int, accepted: Bool)) throws {
         let folder = try TempFolder("short-bed")
         let samples = Fixture.sine(frequency: 12000, amplitudes: [0.3], sampleRate: Self.rate, frames: c.frames)
@@ -224,12 +231,15 @@ struct HostileInputTests {
         }
     }
 
-    @Test("--check opens each version of an asset once: 40 recipes over one bed open it once; the bed cut short between two recipes is opened again and refused")
+    @Test(
+        "--check opens each version of an asset once: 40 recipes over one bed open it once; the bed cut short between two recipes is opened again and refused"
+    )
     func headersKeptPerVersion() throws {
         let folder = try TempFolder("headers")
         let bed = folder.file("assets/bed.wav")
-        try Fixture.writeSound(bed, Fixture.sine(frequency: 300, amplitudes: [0.2], sampleRate: Self.rate, frames: 2 * Self.rate),
-                               sampleRate: Self.rate, channels: 1, format: .wav16)
+        try Fixture.writeSound(
+            bed, Fixture.sine(frequency: 300, amplitudes: [0.2], sampleRate: Self.rate, frames: 2 * Self.rate),
+            sampleRate: Self.rate, channels: 1, format: .wav16)
         let recipe = try TrackRenderer.load(recipePath: try folder.write(Self.recipe(bed: "bed.wav"), to: "r.yml"))
         let headers = AssetHeaders()
         for _ in 0..<40 { try TrackRenderer.check(recipe: recipe, assets: nil, headers: headers) }
@@ -254,7 +264,8 @@ struct HostileInputTests {
         try Fixture.writeSound(folder.file("assets/slow.wav"), slow, sampleRate: 1000, channels: 1, format: .wav16)
         let cue = try folder.write(
             Self.recipe(bed: nil, cues: "cues: { inhale: { file: long.wav }, exhale: none, start: none, end: none }"), to: "cue.yml")
-        let bed = try folder.write(Self.recipe(bed: "slow.wav").replacingOccurrences(of: "sample_rate: 48000", with: "sample_rate: 384000"), to: "bed.yml")
+        let bed = try folder.write(
+            Self.recipe(bed: "slow.wav").replacingOccurrences(of: "sample_rate: 48000", with: "sample_rate: 384000"), to: "bed.yml")
         let cueCheck = try runRender(["--check", cue])
         #expect(cueCheck.status == 65, "\(cueCheck)")
         #expect(cueCheck.stderr.contains("cues.inhale.file") && cueCheck.stderr.contains("60 s"), "\(cueCheck.stderr)")
@@ -263,8 +274,9 @@ struct HostileInputTests {
         #expect(bedCheck.stderr.contains("bed.file") && bedCheck.stderr.contains("256×"), "\(bedCheck.stderr)")
     }
 
-    @Test("a chained Ogg file (two streams end to end) is refused: libsndfile would drop the second silently",
-          .enabled(if: which("sox") != nil, "sox makes the Ogg fixtures"))
+    @Test(
+        "a chained Ogg file (two streams end to end) is refused: libsndfile would drop the second silently",
+        .enabled(if: which("sox") != nil, "sox makes the Ogg fixtures"))
     func chainedOgg() throws {
         let folder = try TempFolder("chained")
         let sox = try #require(which("sox"))
@@ -325,8 +337,12 @@ struct HostileInputTests {
         #expect(frames == Int64(samples.count))
     }
 
-    @Test("a WAV past RIFF's 4 GiB is written as RF64; smaller ones stay RIFF",
-          arguments: [(8 * 3600, 2, 4, true), (7 * 3600, 2, 2, true), (6 * 3600, 2, 2, false), (5 * 3600, 2, 2, false), (3600, 8, 3, false), (2 * 3600, 8, 3, true)])
+    @Test(
+        "a WAV past RIFF's 4 GiB is written as RF64; smaller ones stay RIFF",
+        arguments: [
+            (8 * 3600, 2, 4, true), (7 * 3600, 2, 2, true), (6 * 3600, 2, 2, false), (5 * 3600, 2, 2, false), (3600, 8, 3, false),
+            (2 * 3600, 8, 3, true),
+        ])
     func rf64Choice(_ c: (seconds: Int, channels: Int, bytes: Int, rf64: Bool)) {
         let metadata = EmbeddedMetadata(tags: [("TITLE", "Sleep")], chapterComments: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
         let frames = Int64(c.seconds) * Int64(Self.rate)

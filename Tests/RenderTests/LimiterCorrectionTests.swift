@@ -1,7 +1,7 @@
 import AudioCore
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// The gain under the limiter is corrected without a whole pass: pass 1's gating blocks where the
 /// limiter leaves the mix alone, and only the stretches it touches rendered again.
@@ -26,9 +26,10 @@ struct LimiterCorrectionTests {
         Case(name: "pink noise held everywhere", bed: "pink-noise", target: -9, seconds: 20, maximumRemeasured: 6),
     ]
 
-    @Test("the loudness the plan computes without a pass is what the file measures; sparse peaks re-render a small share",
-          .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
-          arguments: cases)
+    @Test(
+        "the loudness the plan computes without a pass is what the file measures; sparse peaks re-render a small share",
+        .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
+        arguments: cases)
     func correction(_ c: Case) throws {
         let folder = try TempFolder("limited")
         let rate = LoudnessTests.rate
@@ -51,7 +52,8 @@ struct LimiterCorrectionTests {
         let result = try run("/usr/bin/env", ["CADENCE_STAGES=1", render, recipe, "-o", output, "--assets", folder.file("assets")])
         try #require(result.status == 0, "render failed: \(result.stderr.suffix(600))")
 
-        let sheet = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/track.cues.json")))) as? [String: Any]
+        let sheet =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("out/track.cues.json")))) as? [String: Any]
         let audio = try #require(sheet?["audio"] as? [String: Any])
         let reported = try #require(audio["loudness_lufs"] as? Double)
         let measured = try measureLoudness(try readAudio(output))

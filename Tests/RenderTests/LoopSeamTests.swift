@@ -25,21 +25,25 @@ struct LoopSeamTests {
     /// crossfade of two correlated passes can reach √2 × the amplitude, hence not 1.
     static let allowedFactor: Float = 2
 
-    @Test("a looped bed has no clicks at its seams (and a hard loop shows one)", arguments: [
-        SeamCase(bed: .sine, crossfade: "0.5s", smooth: true),
-        SeamCase(bed: .smoothNoise, crossfade: "0.5s", smooth: true),
-        SeamCase(bed: .sine, crossfade: "0s", smooth: false),
-    ])
+    @Test(
+        "a looped bed has no clicks at its seams (and a hard loop shows one)",
+        arguments: [
+            SeamCase(bed: .sine, crossfade: "0.5s", smooth: true),
+            SeamCase(bed: .smoothNoise, crossfade: "0.5s", smooth: true),
+            SeamCase(bed: .sine, crossfade: "0s", smooth: false),
+        ])
     func seams(_ c: SeamCase) throws {
         let folder = try TempFolder("seams")
         let rate = Self.rate
         let bedFrames = Int(Seconds(Self.bedSeconds).frame(at: rate))
-        let bed: [Float] = switch c.bed {
-        case .sine: Fixture.sine(frequency: 437, amplitudes: [0.4], sampleRate: rate, frames: bedFrames)
-        case .smoothNoise: Fixture.smoothNoise(frames: bedFrames, amplitude: 0.4, seed: 0x5EA)
-        }
+        let bed: [Float] =
+            switch c.bed {
+            case .sine: Fixture.sine(frequency: 437, amplitudes: [0.4], sampleRate: rate, frames: bedFrames)
+            case .smoothNoise: Fixture.smoothNoise(frames: bedFrames, amplitude: 0.4, seed: 0x5EA)
+            }
         try Fixture.writeSound(folder.file("assets/loop.wav"), bed, sampleRate: rate, channels: 1)
-        let recipe = try folder.write("""
+        let recipe = try folder.write(
+            """
             duration: \(Self.duration)
             \(inlinePattern([TestPhase(kind: "inhale", length: "4s"), TestPhase(kind: "exhale", length: "4s")]))cues: {}
             bed:
@@ -71,12 +75,14 @@ struct LoopSeamTests {
         // the bed plays: the track is not silent and loops (sound in the last second)
         #expect(audio.rms(0, (audio.frames - rate)..<audio.frames) > 0.05, "the looped bed should still sound at the end")
         if c.smooth {
-            #expect(trackStep <= Self.allowedFactor * bedStep,
-                    "a click at frame \(worst) (\(Double(worst) / Double(rate)) s): step \(trackStep), the bed's largest is \(bedStep)")
+            #expect(
+                trackStep <= Self.allowedFactor * bedStep,
+                "a click at frame \(worst) (\(Double(worst) / Double(rate)) s): step \(trackStep), the bed's largest is \(bedStep)")
         } else {
             // proves the measurement can fail: a hard seam of a sine that stops mid-period jumps
-            #expect(trackStep > 4 * bedStep,
-                    "a hard loop should click: largest step \(trackStep) vs the bed's \(bedStep)")
+            #expect(
+                trackStep > 4 * bedStep,
+                "a hard loop should click: largest step \(trackStep) vs the bed's \(bedStep)")
         }
     }
 }

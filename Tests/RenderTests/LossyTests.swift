@@ -60,17 +60,20 @@ struct LossyTests {
         try #require(sheet.cues.count == expected.count)
         for (cue, phase) in zip(sheet.cues, expected) {
             #expect(cue.frame == phase.start, "cue \(cue.name): frame")
-            let clean = try #require(Self.onset(lossless, near: Int(cue.frame), length: Int(cue.lengthFrames)),
-                                         "no cue sound near frame \(cue.frame) in the lossless render")
+            let clean = try #require(
+                Self.onset(lossless, near: Int(cue.frame), length: Int(cue.lengthFrames)),
+                "no cue sound near frame \(cue.frame) in the lossless render")
             // the lossless onset is the cue's frame plus the rise of its click envelope (1 ms)
-            #expect(clean >= Int(cue.frame) && clean <= Int(cue.frame) + rate / 500,
-                    "lossless cue \(cue.name) at frame \(cue.frame): onset at \(clean)")
+            #expect(
+                clean >= Int(cue.frame) && clean <= Int(cue.frame) + rate / 500,
+                "lossless cue \(cue.name) at frame \(cue.frame): onset at \(clean)")
             guard let onset = Self.onset(decoded, near: Int(cue.frame), length: Int(cue.lengthFrames)) else {
                 Issue.record("no cue sound near frame \(cue.frame) in the .\(fileExtension) file")
                 continue
             }
-            #expect(abs(onset - clean) <= 16,
-                    ".\(fileExtension) cue \(cue.name) at frame \(cue.frame): onset at \(onset), lossless at \(clean) (\(onset - clean) frames)")
+            #expect(
+                abs(onset - clean) <= 16,
+                ".\(fileExtension) cue \(cue.name) at frame \(cue.frame): onset at \(onset), lossless at \(clean) (\(onset - clean) frames)")
         }
     }
 

@@ -32,16 +32,18 @@ struct LoudnessCase: CustomTestStringConvertible, Sendable {
 struct LoudnessTests {
     static let rate = 48000
 
-    @Test("the file's integrated loudness is the target ± 0.5 LU and its true peak within the ceiling", arguments: [
-        LoudnessCase(bed: .pinkNoise, target: -16, truePeak: -1, fileExtension: "flac", seconds: 6, needsLimiter: false, ffmpeg: false),
-        LoudnessCase(bed: .pinkNoise, target: -23, truePeak: -1, fileExtension: "flac", seconds: 6, needsLimiter: false, ffmpeg: false),
-        LoudnessCase(bed: .noiseFile, target: -16, truePeak: -1, fileExtension: "wav", seconds: 6, needsLimiter: false, ffmpeg: false),
-        LoudnessCase(bed: .noiseFile, target: -23, truePeak: -2, fileExtension: "flac", seconds: 6, needsLimiter: false, ffmpeg: true),
-        LoudnessCase(bed: .spikyFile, target: -16, truePeak: -1, fileExtension: "flac", seconds: 3, needsLimiter: true, ffmpeg: true),
-        LoudnessCase(bed: .pinkNoise, target: -9, truePeak: -1, fileExtension: "flac", seconds: 3, needsLimiter: true, ffmpeg: false),
-        LoudnessCase(bed: .pinkNoise, target: -16, truePeak: -1, fileExtension: "ogg", seconds: 4, needsLimiter: false, ffmpeg: false),
-        LoudnessCase(bed: .pinkNoise, target: -9, truePeak: -1, fileExtension: "ogg", seconds: 3, needsLimiter: true, ffmpeg: false),
-    ])
+    @Test(
+        "the file's integrated loudness is the target ± 0.5 LU and its true peak within the ceiling",
+        arguments: [
+            LoudnessCase(bed: .pinkNoise, target: -16, truePeak: -1, fileExtension: "flac", seconds: 6, needsLimiter: false, ffmpeg: false),
+            LoudnessCase(bed: .pinkNoise, target: -23, truePeak: -1, fileExtension: "flac", seconds: 6, needsLimiter: false, ffmpeg: false),
+            LoudnessCase(bed: .noiseFile, target: -16, truePeak: -1, fileExtension: "wav", seconds: 6, needsLimiter: false, ffmpeg: false),
+            LoudnessCase(bed: .noiseFile, target: -23, truePeak: -2, fileExtension: "flac", seconds: 6, needsLimiter: false, ffmpeg: true),
+            LoudnessCase(bed: .spikyFile, target: -16, truePeak: -1, fileExtension: "flac", seconds: 3, needsLimiter: true, ffmpeg: true),
+            LoudnessCase(bed: .pinkNoise, target: -9, truePeak: -1, fileExtension: "flac", seconds: 3, needsLimiter: true, ffmpeg: false),
+            LoudnessCase(bed: .pinkNoise, target: -16, truePeak: -1, fileExtension: "ogg", seconds: 4, needsLimiter: false, ffmpeg: false),
+            LoudnessCase(bed: .pinkNoise, target: -9, truePeak: -1, fileExtension: "ogg", seconds: 3, needsLimiter: true, ffmpeg: false),
+        ])
     func loudness(_ c: LoudnessCase) throws {
         let folder = try TempFolder("loudness")
         let rate = Self.rate
@@ -83,8 +85,9 @@ struct LoudnessTests {
             }
             let crest = try #require(sourceCrest)
             // premise: a plain gain to the target would put the true peak over the ceiling
-            try #require(c.target + crest > c.truePeak + 0.5,
-                         "test premise: a crest of \(crest) dB at \(c.target) LUFS stays under \(c.truePeak) dBTP")
+            try #require(
+                c.target + crest > c.truePeak + 0.5,
+                "test premise: a crest of \(crest) dB at \(c.target) LUFS stays under \(c.truePeak) dBTP")
         }
 
         let output = folder.file("out/track.\(c.fileExtension)")

@@ -2,8 +2,8 @@ import AudioIO
 import CadenceCues
 import Foundation
 import Recipe
-import Testing
 import TestKit
+import Testing
 
 /// `format: m4a` and `format: alac` through `render`: the file holds exactly the timeline's
 /// frames (the edit list), cues land on their frames, AAC keeps the loudness contract,
@@ -60,9 +60,10 @@ struct M4AOutputTests {
         var testDescription: String { "\(rate) Hz, \(channels) channel\(channels == 1 ? "" : "s")" }
     }
 
-    @Test("an AAC track: the edit list lasts the timeline's frames, onsets match the lossless render's, loudness within 0.5 LU and true peak under the ceiling",
-          .enabled(if: tools, "needs ffmpeg to decode the file"),
-          arguments: [Case(rate: 48000, channels: 2), Case(rate: 44100, channels: 1), Case(rate: 48000, channels: 1), Case(rate: 44100, channels: 2)])
+    @Test(
+        "an AAC track: the edit list lasts the timeline's frames, onsets match the lossless render's, loudness within 0.5 LU and true peak under the ceiling",
+        .enabled(if: tools, "needs ffmpeg to decode the file"),
+        arguments: [Case(rate: 48000, channels: 2), Case(rate: 44100, channels: 1), Case(rate: 48000, channels: 1), Case(rate: 44100, channels: 2)])
     func aacTrack(_ c: Case) throws {
         let folder = try TempFolder("m4a-track")
         let recipe = try folder.write(Self.recipe(format: "m4a", rate: c.rate, channels: c.channels), to: "t.yml")
@@ -96,15 +97,17 @@ struct M4AOutputTests {
         #expect(abs((sheet.audio.loudnessLUFS ?? 0) - measured.lufs) <= 0.1, "the cue sheet says \(sheet.audio.loudnessLUFS ?? 0)")
     }
 
-    @Test("an ALAC track decodes to the 24-bit FLAC render's very samples, frame count included (16 bits differ only by the dither, seeded from the recipe, format included)",
-          .enabled(if: tools, "needs ffmpeg to decode the files"), arguments: ["24"])
+    @Test(
+        "an ALAC track decodes to the 24-bit FLAC render's very samples, frame count included (16 bits differ only by the dither, seeded from the recipe, format included)",
+        .enabled(if: tools, "needs ffmpeg to decode the files"), arguments: ["24"])
     func alacMatchesFlac(_ depth: String) throws {
         let folder = try TempFolder("m4a-alac")
         let alac = try folder.write(Self.recipe(format: "alac", depth: depth), to: "a.yml")
         let flac = try folder.write(Self.recipe(format: "flac", depth: depth), to: "f.yml")
         let (_, sheet) = try renderInProcess(alac, to: folder.file("out/a.m4a"))
         _ = try renderInProcess(flac, to: folder.file("out/f.flac"))
-        let probe = try run(try #require(which("ffprobe")), ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder.file("out/a.m4a")])
+        let probe = try run(
+            try #require(which("ffprobe")), ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder.file("out/a.m4a")])
         #expect(probe.stdout.split(separator: "\n").first == "alac", "\(probe)")
         var decoded: [[Int32]] = []
         for name in ["out/a.m4a", "out/f.flac"] {
@@ -117,20 +120,24 @@ struct M4AOutputTests {
         #expect(decoded[0] == decoded[1], "ALAC and FLAC renders differ")
     }
 
-    @Test("-o x.m4a is AAC unless the recipe says alac; a recipe saying flac does not agree with it; the same recipe gives the same bytes",
-          .enabled(if: tools, "needs ffprobe"))
+    @Test(
+        "-o x.m4a is AAC unless the recipe says alac; a recipe saying flac does not agree with it; the same recipe gives the same bytes",
+        .enabled(if: tools, "needs ffprobe"))
     func extensionAndBytes() throws {
         let folder = try TempFolder("m4a-ext")
         let plain = try folder.write(Self.recipe(format: "m4a").replacingOccurrences(of: "  format: m4a\n", with: ""), to: "p.yml")
         let first = try renderInProcess(plain, to: folder.file("out/p.m4a"))
         let second = try renderInProcess(plain, to: folder.file("out/q.m4a"))
-        let probe = try run(try #require(which("ffprobe")), ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder.file("out/p.m4a")])
+        let probe = try run(
+            try #require(which("ffprobe")), ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", folder.file("out/p.m4a")])
         #expect(probe.stdout.split(separator: "\n").first == "aac", "\(probe)")
         #expect(first.sheet.audio.sha256 == second.sheet.audio.sha256, "two renders of one recipe differ")
         #expect(try bytes(folder.file("out/p.m4a")) == bytes(folder.file("out/q.m4a")))
         let flac = try folder.write(Self.recipe(format: "flac"), to: "f.yml")
         let refused = renderFailure(flac, to: folder.file("out/f.m4a"))
-        #expect(refused?.diagnostics.first?.message.contains("output.format is 'flac' but -o names a .m4a file") == true, "\(String(describing: refused))")
+        #expect(
+            refused?.diagnostics.first?.message.contains("output.format is 'flac' but -o names a .m4a file") == true, "\(String(describing: refused))"
+        )
         #expect(!FileManager.default.fileExists(atPath: folder.file("out/f.m4a")))
     }
 

@@ -79,16 +79,19 @@ struct OnsetTests {
                         break outer
                     }
                 }
-                #expect(firstNonZero == nil,
-                        "cue \(cue.name) at frame \(onset): sound at frame \(firstNonZero ?? -1), before its onset (silence expected from \(soundingUntil))")
+                #expect(
+                    firstNonZero == nil,
+                    "cue \(cue.name) at frame \(onset): sound at frame \(firstNonZero ?? -1), before its onset (silence expected from \(soundingUntil))"
+                )
             }
             let peak = audio.peak(onset..<min(onset + fewMs, audio.frames))
             #expect(peak > 1e-4, "cue \(cue.name) at frame \(onset): nothing sounds in the first 5 ms (peak \(peak))")
             if soundingUntil <= cue.frame {
                 // it starts on its frame: a tone rising from silence may be exactly 0 there, not one frame more
                 let first = (onset..<min(onset + fewMs, audio.frames)).first { n in (0..<audio.channels).contains { audio[n, $0] != 0 } }
-                #expect(first != nil && first! <= onset + 1,
-                        "cue \(cue.name) at frame \(onset): its first non-zero sample is at frame \(first ?? -1)")
+                #expect(
+                    first != nil && first! <= onset + 1,
+                    "cue \(cue.name) at frame \(onset): its first non-zero sample is at frame \(first ?? -1)")
             }
             soundingUntil = max(soundingUntil, cue.frame + cue.lengthFrames)
         }
@@ -100,9 +103,10 @@ struct OnsetTests {
         // every lone instance of a cue is the same samples at its own frame: no instance is shifted
         for name in Set(cues.map(\.name)) {
             let lone = cues.filter { cue in
-                cue.name == name && !cues.contains { other in
-                    other.frame != cue.frame && other.frame < cue.frame + cue.lengthFrames && cue.frame < other.frame + other.lengthFrames
-                } && !cues.contains { $0.name != name && $0.frame == cue.frame }
+                cue.name == name
+                    && !cues.contains { other in
+                        other.frame != cue.frame && other.frame < cue.frame + cue.lengthFrames && cue.frame < other.frame + other.lengthFrames
+                    } && !cues.contains { $0.name != name && $0.frame == cue.frame }
             }
             guard let first = lone.first else { continue }
             let reference = audio.channel(0, Int(first.frame)..<Int(first.frame + first.lengthFrames))

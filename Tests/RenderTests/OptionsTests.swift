@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RenderCommand
 
 /// `Options.parse`, in process: what the command line becomes, and each usage error's words.

@@ -1,7 +1,7 @@
 import CadenceCues
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// `render --plan` (issue 15): the layout printed without rendering must be the one the render
 /// makes: every cue and prompt at the frame the cue sheet gives, the frames, the leftover time,

@@ -30,12 +30,14 @@ struct ReproducibilityTests {
         """
     }
 
-    @Test("the same recipe renders to the same bytes, and audio.sha256 is the file's hash", arguments: [
-        FormatCase(fileExtension: "flac", bitDepth: "24"),
-        FormatCase(fileExtension: "wav", bitDepth: "16"),
-        FormatCase(fileExtension: "wav", bitDepth: "32f"),
-        FormatCase(fileExtension: "ogg", bitDepth: nil),
-    ])
+    @Test(
+        "the same recipe renders to the same bytes, and audio.sha256 is the file's hash",
+        arguments: [
+            FormatCase(fileExtension: "flac", bitDepth: "24"),
+            FormatCase(fileExtension: "wav", bitDepth: "16"),
+            FormatCase(fileExtension: "wav", bitDepth: "32f"),
+            FormatCase(fileExtension: "ogg", bitDepth: nil),
+        ])
     func sameBytes(_ c: FormatCase) throws {
         let folder = try TempFolder("repro")
         let recipe = try folder.write(Self.recipe(bitDepth: c.bitDepth), to: "same-bytes.yml")
@@ -46,7 +48,10 @@ struct ReproducibilityTests {
 
         let a = try bytes(first), b = try bytes(second)
         #expect(a.count > 1000)
-        #expect(a == b, "two renders differ (\(a.count) vs \(b.count) bytes, first difference at byte \(zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)))")
+        #expect(
+            a == b,
+            "two renders differ (\(a.count) vs \(b.count) bytes, first difference at byte \(zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)))"
+        )
         #expect(try bytes(cueSheetPath(for: first)) == bytes(cueSheetPath(for: second)), "the cue sheets differ")
 
         #expect(sheet.audio.sha256 == (try sha256(ofFile: first)), "audio.sha256 is not the hash of the file")
@@ -55,11 +60,12 @@ struct ReproducibilityTests {
 
         // and the file is what its extension says
         let format = try #require(soundFormat(first), "libsndfile cannot open the render")
-        let expectedMajor: Int32 = switch c.fileExtension {
-        case "flac": SoundFileWriter.Format.flac24.major
-        case "wav": SoundFileWriter.Format.wav16.major
-        default: SoundFileWriter.Format.opus.major  // Ogg container
-        }
+        let expectedMajor: Int32 =
+            switch c.fileExtension {
+            case "flac": SoundFileWriter.Format.flac24.major
+            case "wav": SoundFileWriter.Format.wav16.major
+            default: SoundFileWriter.Format.opus.major  // Ogg container
+            }
         #expect(format.major == expectedMajor)
         switch c.bitDepth {
         case "16": #expect(format.subtype == SoundFileWriter.Format.wav16.subtype)
@@ -108,8 +114,8 @@ struct ReproducibilityTests {
         var sum = 0.0, sumSquares = 0.0, worst = 0.0
         for n in silent..<(silent + tone) {
             for c in 0..<2 {
-                let exact = Double(sine[n - silent]) * 32767         // the float mix, in 16-bit steps
-                let got = Double(a16[n, c]) * 32768                   // libsndfile reads 16-bit as k / 32768
+                let exact = Double(sine[n - silent]) * 32767  // the float mix, in 16-bit steps
+                let got = Double(a16[n, c]) * 32768  // libsndfile reads 16-bit as k / 32768
                 let plain = exact.rounded()
                 if got != plain { differing += 1 }
                 let error = got - exact
@@ -136,6 +142,8 @@ struct ReproducibilityTests {
             if difference != 0 { off24 += 1 }
             worst24 = max(worst24, difference)
         }
-        #expect(Double(off24) / Double(tone) < 0.01 && worst24 <= 1, "24-bit output should be rounded, not dithered (\(off24) of \(tone) off, by up to \(worst24))")
+        #expect(
+            Double(off24) / Double(tone) < 0.01 && worst24 <= 1,
+            "24-bit output should be rounded, not dithered (\(off24) of \(tone) off, by up to \(worst24))")
     }
 }

@@ -164,7 +164,8 @@ struct SidecarOutputTests {
         let cli = try runRender([recipe, "-o", folder.file("s.flac"), "--sidecars", "vtt,srt"])
         #expect(cli.status == 64)
         #expect(cli.stderr.contains("srt"))
-        let bad = try folder.write(Self.recipe.replacingOccurrences(of: "channels: 2 }", with: "channels: 2, sidecars: [vtt, chapter] }"), to: "bad.yml")
+        let bad = try folder.write(
+            Self.recipe.replacingOccurrences(of: "channels: 2 }", with: "channels: 2, sidecars: [vtt, chapter] }"), to: "bad.yml")
         let result = try runRender([bad, "-o", folder.file("bad.flac")])
         #expect(result.status == 65)
         #expect(result.stderr.contains("bad.yml:9:"), "\(result.stderr)")

@@ -1,10 +1,10 @@
-@_exported import TestKit
 import AudioCore
 import AudioIO
 import CSndfile
 import CadenceCues
 import Foundation
 import Render
+@_exported import TestKit
 import Testing
 
 // Shared helpers of the end-to-end tests: temporary folders, fixtures written
@@ -101,10 +101,13 @@ func expectedPhaseFrames(intro: Seconds, phases: [TestPhase], cycles: Int, rate:
 
 enum Fixture {
     /// Writes interleaved float samples with libsndfile through `SoundFileWriter` on a descriptor.
-    static func writeSound(_ path: String, _ samples: [Float], sampleRate: Int, channels: Int,
-                           format: SoundFileWriter.Format = .wavFloat) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
+    static func writeSound(
+        _ path: String, _ samples: [Float], sampleRate: Int, channels: Int,
+        format: SoundFileWriter.Format = .wavFloat
+    ) throws {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -313,11 +316,11 @@ func renderFailure(_ recipe: String, to output: String, assets: String? = nil) -
 
 // MARK: - Processes
 
-
 /// Runs the built `render` binary.
 func runRender(_ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
     guard let executable = renderExecutable else {
-        throw TestFailure("the 'render' executable was not found next to the test binary (\(CommandLine.arguments.first ?? "?")); build it or set CADENCE_RENDER")
+        throw TestFailure(
+            "the 'render' executable was not found next to the test binary (\(CommandLine.arguments.first ?? "?")); build it or set CADENCE_RENDER")
     }
     return try run(executable, arguments, in: directory)
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// Synth beds and layers in a rendered track (recipe-v1.1 § Beds): binaural frequencies at the end of a
 /// long track, layers summed at their gains, and ducking lowering every layer.

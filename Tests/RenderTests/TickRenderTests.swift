@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestKit
+import Testing
 
 /// Ticks in a rendered track (recipe-v1.1 § Ticks): each tick's sound starts at its frame, with
 /// exact silence everywhere else, and the cue sheet lists every tick with its phase.

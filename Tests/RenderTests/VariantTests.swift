@@ -3,8 +3,8 @@ import CadenceCues
 import Foundation
 import Recipe
 import Render
-import Testing
 import TestKit
+import Testing
 
 /// `variants: { duration: [...] }` (issue 15): one recipe, a track per length, each with its own
 /// id, cue sheet, manifest entry, fingerprint and seed.
@@ -104,4 +104,3 @@ import TestKit
         #expect(Recipe.variantPath("a.b/x", baseID: "box", variantID: "box-5m") == "a.b/x-5m")
     }
 }
-

@@ -338,7 +338,9 @@ struct VoiceTests {
             """, to: "recipes/drafty.yml")
         let refused = try runRender([draft, "-o", folder.file("x.flac"), "--no-drafts"])
         #expect(refused.status == 65, "\(refused)")
-        #expect(refused.stderr.contains("drafty.yml:6:7: error: voice.prompts.0") && refused.stderr.contains("drafty.yml:8:7: error: voice.prompts.2"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("drafty.yml:6:7: error: voice.prompts.0") && refused.stderr.contains("drafty.yml:8:7: error: voice.prompts.2"),
+            "\(refused.stderr)")
         #expect(!refused.stderr.contains("voice.prompts.1"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("x.flac")))
         let catalog = try runRender([folder.file("recipes"), "-o", folder.file("dist"), "--no-drafts"])

@@ -300,15 +300,22 @@ struct CueSheetSchemaTests {
         BrokenSheet(name: "ramp to over 60 bpm", path: "$.sections[1].ramp.to_bpm", guided: true) {
             setJSON(&$0, ["sections", 1, "ramp", "to_bpm"], 61)
         },
-        BrokenSheet(name: "ramp from zero", path: "$.sections[1].ramp.from_bpm", guided: true) { setJSON(&$0, ["sections", 1, "ramp", "from_bpm"], 0) },
-        BrokenSheet(name: "ramp over not whole", path: "$.sections[1].ramp.over", guided: true) { setJSON(&$0, ["sections", 1, "ramp", "over"], 1.5) },
+        BrokenSheet(name: "ramp from zero", path: "$.sections[1].ramp.from_bpm", guided: true) {
+            setJSON(&$0, ["sections", 1, "ramp", "from_bpm"], 0)
+        },
+        BrokenSheet(name: "ramp over not whole", path: "$.sections[1].ramp.over", guided: true) {
+            setJSON(&$0, ["sections", 1, "ramp", "over"], 1.5)
+        },
         BrokenSheet(name: "ramp as text", path: "$.sections[1].ramp", guided: true) { setJSON(&$0, ["sections", 1, "ramp"], "4.5 bpm") },
     ]
 
     /// The guided fixture without the cues-v1.1 keys a reader can do without.
     static func guidedBare() throws -> String {
         var object = try CueSheetFixture.guidedObject()
-        for path: [Any] in [["voice", 0, "text"], ["voice", 0, "file"], ["voice", 1, "phase"], ["sections", 1, "segment"], ["sections", 1, "name"], ["sections", 1, "ramp"]] {
+        for path: [Any] in [
+            ["voice", 0, "text"], ["voice", 0, "file"], ["voice", 1, "phase"], ["sections", 1, "segment"], ["sections", 1, "name"],
+            ["sections", 1, "ramp"],
+        ] {
             setJSON(&object, path, nil)
         }
         for index in 0..<4 {

@@ -122,9 +122,12 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "bit rate on a lossless format", base + "output: { format: flac, bitrate: 128k }\n", schema: "$.output.bitrate",
             parser: "flac is lossless and has no bit rate"),
-        RejectedRecipe("bit rate without a unit", base + "output: { format: m4a, bitrate: 128 }\n", schema: "$.output.bitrate", parser: "did you mean '128k'?"),
-        RejectedRecipe("bit rate over 320k", base + "output: { format: mp3, bitrate: 321k }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
-        RejectedRecipe("bit rate under 32k", base + "output: { format: ogg, bitrate: 31999 bps }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
+        RejectedRecipe(
+            "bit rate without a unit", base + "output: { format: m4a, bitrate: 128 }\n", schema: "$.output.bitrate", parser: "did you mean '128k'?"),
+        RejectedRecipe(
+            "bit rate over 320k", base + "output: { format: mp3, bitrate: 321k }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
+        RejectedRecipe(
+            "bit rate under 32k", base + "output: { format: ogg, bitrate: 31999 bps }\n", schema: "$.output.bitrate", parser: "outside 32k … 320k"),
         RejectedRecipe("delivery misspelt", base + "delivery: on_demand\n", schema: "$.delivery", parser: "did you mean 'on-demand'?"),
         RejectedRecipe("cycles not whole", "pattern: box\ncycles: 2.5\n", schema: "$.cycles", parser: "cycles: expected a number of cycles"),
         // voice (recipe-v1.1 § Voice prompts)
@@ -133,7 +136,8 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "misspelt voice key", base + "voice:\n  relase: 700ms\n" + prompt, schema: "$.voice",
             parser: "unknown key 'relase' in 'voice' (did you mean 'release'?)"),
-        RejectedRecipe("no prompts", base + "voice: { prompts: [] }\n", schema: "$.voice.prompts", parser: "voice.prompts: expected a list of prompts"),
+        RejectedRecipe(
+            "no prompts", base + "voice: { prompts: [] }\n", schema: "$.voice.prompts", parser: "voice.prompts: expected a list of prompts"),
         RejectedRecipe(
             "prompts as a mapping", base + "voice: { prompts: { at: 3s, text: Hi } }\n", schema: "$.voice.prompts",
             parser: "voice.prompts: expected a list of prompts, like '- { at: 3s, file: voice/welcome.wav, text: Welcome }', found a mapping"),
@@ -148,7 +152,8 @@ struct RecipeSchemaTests {
             parser: "voice.prompts.0: expected 'at:' (a time) or 'on:' (a phase kind), found neither"),
         RejectedRecipe(
             "prompt neither file nor text", base + "voice: { prompts: [ { at: 3s } ] }\n", schema: "$.voice.prompts[0]",
-            says: "expected 'file' or 'text', or both, found neither", parser: "voice.prompts.0: expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"),
+            says: "expected 'file' or 'text', or both, found neither",
+            parser: "voice.prompts.0: expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"),
         RejectedRecipe(
             "cycles on an at prompt", base + "voice: { prompts: [ { at: 3s, cycles: 1-3, text: Hi } ] }\n", schema: "$.voice.prompts[0]",
             parser: "voice.prompts.0.cycles: applies to 'on:' prompts only"),
@@ -186,7 +191,8 @@ struct RecipeSchemaTests {
             parser: "voice.attack: expected a length from 0 to 5s like 300ms or 1.5s, found '6s' (longer than 5s)"),
         RejectedRecipe(
             "attack of a tenth of a minute", base + "voice:\n  attack: 0.1m\n" + prompt, schema: "$.voice.attack", parser: "(longer than 5s)"),
-        RejectedRecipe("release as a clock over 5 s", base + "voice:\n  release: 0:06\n" + prompt, schema: "$.voice.release", parser: "(longer than 5s)"),
+        RejectedRecipe(
+            "release as a clock over 5 s", base + "voice:\n  release: 0:06\n" + prompt, schema: "$.voice.release", parser: "(longer than 5s)"),
         RejectedRecipe("release negative", base + "voice:\n  release: -700ms\n" + prompt, schema: "$.voice.release", parser: "(negative)"),
         RejectedRecipe(
             "draft voice not a word", base + "voice:\n  draft_voice: English (US)\n" + prompt, schema: "$.voice.draft_voice",
@@ -316,17 +322,20 @@ struct RecipeSchemaTests {
         RejectedRecipe(
             "program with duration and variants", "program: [ { pattern: box, cycles: 2 } ]\nduration: 5m\nvariants: { duration: [5m] }\n",
             schema: "$", parser: "duration: expected the track's lengths in 'variants.duration' only"),
-        RejectedRecipe("ramp as text", base + "ramp: 4.5 bpm\n", schema: "$.ramp", parser: "ramp: expected a ramp like '{ to: 4.5 bpm, over: 10 cycles }'"),
+        RejectedRecipe(
+            "ramp as text", base + "ramp: 4.5 bpm\n", schema: "$.ramp", parser: "ramp: expected a ramp like '{ to: 4.5 bpm, over: 10 cycles }'"),
         RejectedRecipe("ramp without to", base + "ramp: { over: 1 }\n", schema: "$.ramp", parser: "ramp: expected 'to:'"),
         RejectedRecipe(
             "ramp key misspelt", base + "ramp: { to: 5 bpm, ovr: 1 }\n", schema: "$.ramp", says: "did you mean 'over'?",
             parser: "unknown key 'ovr' in 'ramp' (did you mean 'over'?)"),
         RejectedRecipe("ramp to 61 bpm", base + "ramp: { to: 61 bpm }\n", schema: "$.ramp.to", parser: "(outside 1 … 60 bpm)"),
         RejectedRecipe("ramp unit misspelt", base + "ramp: { to: 5 bmp }\n", schema: "$.ramp.to", parser: "did you mean '5 bpm'?"),
-        RejectedRecipe("ramp over in minutes", base + "ramp: { to: 5 bpm, over: 2m }\n", schema: "$.ramp.over", parser: "a ramp is counted in cycles"),
+        RejectedRecipe(
+            "ramp over in minutes", base + "ramp: { to: 5 bpm, over: 2m }\n", schema: "$.ramp.over", parser: "a ramp is counted in cycles"),
         RejectedRecipe(
             "ramp over a duration without over", "pattern: box\nduration: 5m\nramp: { to: 5 bpm }\n", schema: "$.ramp",
-            says: "'over' is a required property", parser: "ramp: expected 'over:' (the cycles the rate changes over, like 'over: 10 cycles') with 'duration:'"),
+            says: "'over' is a required property",
+            parser: "ramp: expected 'over:' (the cycles the rate changes over, like 'over: 10 cycles') with 'duration:'"),
         RejectedRecipe(
             "ramp over variants without over", "pattern: box\nvariants: { duration: [5m, 10m] }\nramp: { to: 5 bpm }\n", schema: "$.ramp",
             parser: "ramp: expected 'over:'"),
@@ -616,7 +625,8 @@ struct RecipeSchemaTests {
     static func rampRow(_ index: Int) -> String { "\(rampValues[index].key): \(rampValues[index].value)#\(index)" }
 
     static let rampBatch = Result {
-        try BatchValidation(rampValues.indices.map { (rampRow($0), rampRecipe(rampValues[$0].key, rampValues[$0].value)) }, suffix: ".yml", against: recipeSchema)
+        try BatchValidation(
+            rampValues.indices.map { (rampRow($0), rampRecipe(rampValues[$0].key, rampValues[$0].value)) }, suffix: ".yml", against: recipeSchema)
     }
 
     @Test(arguments: rampValues.indices)
@@ -647,7 +657,9 @@ struct RecipeSchemaTests {
     static func voiceRow(_ index: Int) -> String { "\(voiceValues[index].key): \(voiceValues[index].value.prefix(40))#\(index)" }
 
     static let voiceBatch = Result {
-        try BatchValidation(voiceValues.indices.map { (voiceRow($0), voiceRecipe(voiceValues[$0].key, voiceValues[$0].value)) }, suffix: ".yml", against: recipeSchema)
+        try BatchValidation(
+            voiceValues.indices.map { (voiceRow($0), voiceRecipe(voiceValues[$0].key, voiceValues[$0].value)) }, suffix: ".yml", against: recipeSchema
+        )
     }
 
     @Test(arguments: voiceValues.indices)

@@ -127,7 +127,8 @@ import Testing
         let presetKeys = try Self.propertyNames(schema, "$defs", "presetCue")
         #expect(toneKeys.union(fileKeys).union(presetKeys) == Set(DecodeContext.cueKeys).subtracting(DecodeContext.tickKeys))
         // the tick cue: each mapping of a cue, plus 'every' and 'on'
-        let tickKeys = try (Self.load(recipeSchema)["$defs"] as? [String: Any]).flatMap { ($0["tickCue"] as? [String: Any])?["anyOf"] as? [[String: Any]] }
+        let tickKeys =
+            try (Self.load(recipeSchema)["$defs"] as? [String: Any]).flatMap { ($0["tickCue"] as? [String: Any])?["anyOf"] as? [[String: Any]] }
             .map { $0.compactMap { ($0["properties"] as? [String: Any]).map { Set($0.keys) } } } ?? []
         #expect(tickKeys == [toneKeys, presetKeys, fileKeys].map { $0.union(DecodeContext.tickKeys) })
         #expect(fileKeys == Set(["file", "gain"] + DecodeContext.limitKeys))
@@ -215,7 +216,9 @@ import Testing
         #expect(Set(onKinds.keys) == Set(BuiltinPatterns.names))
         for name in BuiltinPatterns.names {
             let pattern = try #require(BuiltinPatterns.named(name))
-            #expect(seen[name] == Set(pattern.phases.map(\.kind) + DecodeContext.boundaryCues + DecodeContext.limitKeys + [DecodeContext.tickCue]), "\(name)")
+            #expect(
+                seen[name] == Set(pattern.phases.map(\.kind) + DecodeContext.boundaryCues + DecodeContext.limitKeys + [DecodeContext.tickCue]),
+                "\(name)")
             var kinds: [String] = []
             for phase in pattern.phases where !kinds.contains(phase.kind) { kinds.append(phase.kind) }
             #expect(onKinds[name] == kinds, "\(name)")

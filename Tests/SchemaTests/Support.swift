@@ -1,6 +1,6 @@
-@_exported import TestKit
 import AudioCore
 import Foundation
+@_exported import TestKit
 import Testing
 
 // Helpers of the schema tests: the repository's folders, temporary folders,

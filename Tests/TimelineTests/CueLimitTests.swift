@@ -1,6 +1,7 @@
 import AudioCore
 import Recipe
 import Testing
+
 @testable import Timeline
 
 /// Cues and `on:` prompts for only part of the session (issue 15): `until:` and `cycles:`.

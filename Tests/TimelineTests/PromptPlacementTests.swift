@@ -1,6 +1,7 @@
 import AudioCore
 import Recipe
 import Testing
+
 @testable import Timeline
 
 /// Where voice prompts start (recipe-v1.1 § Voice prompts): anchors are exact times, offsets
@@ -68,13 +69,16 @@ import Testing
         (at(.end, 0), "voice.prompts.0.at", "at the file's end"),
         (at(.end, 2_500_000_000), "voice.prompts.0.at", "2.5s after the file's end"),
         (at(.segment(2), 0), "voice.prompts.0.at", "segment 2 does not exist"),
-        (Prompt(placement: .on(kind: "inhale", cycles: CycleSelection(ranges: [2...5]), segment: nil), file: "a", text: nil),
-         "voice.prompts.0.cycles", "cycle 5 does not exist; the practice holds 4 cycles"),
+        (
+            Prompt(placement: .on(kind: "inhale", cycles: CycleSelection(ranges: [2...5]), segment: nil), file: "a", text: nil),
+            "voice.prompts.0.cycles", "cycle 5 does not exist; the practice holds 4 cycles"
+        ),
         (Prompt(placement: .on(kind: "inhale", cycles: nil, segment: 3), file: "a", text: nil), "voice.prompts.0.segment", "segment 3"),
     ]
 
-    @Test("a prompt before the file, at or after its end, or on cycles and segments that do not exist is refused at its key",
-          arguments: refused.indices)
+    @Test(
+        "a prompt before the file, at or after its end, or on cycles and segments that do not exist is refused at its key",
+        arguments: refused.indices)
     func refusals(_ i: Int) {
         let (prompt, key, words) = Self.refused[i]
         var r = Self.guided([prompt])

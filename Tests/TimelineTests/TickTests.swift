@@ -2,6 +2,7 @@ import AudioCore
 import Foundation
 import Recipe
 import Testing
+
 @testable import Timeline
 
 /// The tick cue (recipe-v1.1 § Ticks): inside each ticking phase at its exact start + k × `every`,
@@ -58,7 +59,9 @@ import Testing
             recipe: Self.recipe(
                 "pattern: \(pattern)\nduration: 3m\nintro: 7.3s\ncues:\n  tick: { tone: 2 kHz, length: 20ms, every: \(every)\(onText) }\noutput: { sample_rate: \(rate) }\n"
             ))
-        let kinds: Set<String>? = on.map { Set($0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
+        let kinds: Set<String>? = on.map {
+            Set($0.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
         let expected = Self.expectedTicks(t, every: nanos, kinds: kinds)
         let got = Self.ticks(t)
         #expect(!expected.isEmpty)

@@ -1,15 +1,19 @@
 import AudioCore
 import Recipe
 import Testing
+
 @testable import Timeline
 
 /// A recipe built directly, without YAML.
-func recipe(phases: [(String, Int64)], length: Length, intro: Int64 = 0, outro: Int64 = 0, endOn: EndOn = .cycle,
-            rate: Int = 48000, cues: [String: CueSound] = [:]) -> Recipe {
+func recipe(
+    phases: [(String, Int64)], length: Length, intro: Int64 = 0, outro: Int64 = 0, endOn: EndOn = .cycle,
+    rate: Int = 48000, cues: [String: CueSound] = [:]
+) -> Recipe {
     let pattern = Pattern(name: "test", phases: phases.map { Phase(kind: $0.0, length: ExactSeconds(nanoseconds: $0.1), label: $0.0) })
-    return Recipe(file: "t.yml", id: "t", title: "T", length: length, endOn: endOn, pattern: pattern,
-                  intro: ExactSeconds(nanoseconds: intro), outro: ExactSeconds(nanoseconds: outro),
-                  cues: cues, output: OutputSettings(sampleRate: rate))
+    return Recipe(
+        file: "t.yml", id: "t", title: "T", length: length, endOn: endOn, pattern: pattern,
+        intro: ExactSeconds(nanoseconds: intro), outro: ExactSeconds(nanoseconds: outro),
+        cues: cues, output: OutputSettings(sampleRate: rate))
 }
 
 /// floor(n/d + 1/2) for a rational n/d (d > 0), the spec's rule, by plain integer arithmetic.
@@ -22,10 +26,11 @@ func roundHalfUp(_ n: Int128, _ d: Int128) -> Int64 {
 }
 
 @Suite struct BoundaryRule {
-    @Test(arguments: [
-        (0, 48000, 0), (4_000_000_000, 48000, 192_000), (10_416, 48000, 0), (10_417, 48000, 1),
-        (31_250, 16000, 1), (1, 44100, 0), (5_500_000_000, 44100, 242_550), (11_337, 44100, 0), (11_338, 44100, 1),
-    ] as [(Int64, Int, Int64)])
+    @Test(
+        arguments: [
+            (0, 48000, 0), (4_000_000_000, 48000, 192_000), (10_416, 48000, 0), (10_417, 48000, 1),
+            (31_250, 16000, 1), (1, 44100, 0), (5_500_000_000, 44100, 242_550), (11_337, 44100, 0), (11_338, 44100, 1),
+        ] as [(Int64, Int, Int64)])
     func frameOfTime(nanoseconds: Int64, rate: Int, expected: Int64) {
         #expect(ExactSeconds(nanoseconds: nanoseconds).frame(at: rate) == expected)
     }
@@ -84,8 +89,10 @@ func roundHalfUp(_ n: Int128, _ d: Int128) -> Int64 {
 
     @Test func durationHoldsWholeCyclesAndLeftoverGoesToOutro() throws {
         // 5 min, intro 10 s, outro 15 s: 275 s → 17 cycles (272 s), outro 18 s
-        let t = try Timeline(recipe: recipe(phases: box, length: .duration(ExactSeconds(seconds: 300)),
-                                            intro: 10_000_000_000, outro: 15_000_000_000))
+        let t = try Timeline(
+            recipe: recipe(
+                phases: box, length: .duration(ExactSeconds(seconds: 300)),
+                intro: 10_000_000_000, outro: 15_000_000_000))
         #expect(t.phases.count == 17 * 4)
         #expect(t.totalFrames == 300 * 48000)
         #expect(t.sections.map(\.kind) == [.intro, .practice, .outro])
@@ -120,14 +127,16 @@ func roundHalfUp(_ n: Int128, _ d: Int128) -> Int64 {
 
     @Test func cuesStartOnTheirPhaseFrames() throws {
         let bell = CueSound.tone(Tone(frequency: 528, length: ExactSeconds(nanoseconds: 800_000_000), gainDB: -18, envelope: .bell))
-        let t = try Timeline(recipe: recipe(phases: box, length: .cycles(3), intro: 2_500_000_000, outro: 4_000_000_000,
-                                            rate: 44100, cues: ["inhale": bell, "start": bell, "end": bell]))
+        let t = try Timeline(
+            recipe: recipe(
+                phases: box, length: .cycles(3), intro: 2_500_000_000, outro: 4_000_000_000,
+                rate: 44100, cues: ["inhale": bell, "start": bell, "end": bell]))
         #expect(t.cues.map(\.name) == ["start", "inhale", "inhale", "inhale", "end"])
         #expect(t.cues[0].frame == t.phases[0].startFrame)
         #expect(t.cues[1].frame == t.phases[0].startFrame)
         #expect(t.cues[2].frame == t.phases[4].startFrame)
         #expect(t.cues[4].frame == t.phases.last?.endFrame)
-        #expect(t.cues[0].frame == 110_250) // 2.5 s × 44100
+        #expect(t.cues[0].frame == 110_250)  // 2.5 s × 44100
     }
 
     @Test func endCueNeedsAnOutro() throws {

@@ -81,7 +81,9 @@ struct CodecProbe {
         // a file bed's mix is rendered around each span only (the first from before its primer); a synth bed's runs from frame 0
         let runs: [Range<Int64>] =
             sources.canStartAnywhere
-            ? starts.enumerated().map { k, start in max(0, (k == 0 ? primer.lowerBound : start) - Int64(warmUpSeconds * Double(rate)))..<(start + length) }
+            ? starts.enumerated().map { k, start in
+                max(0, (k == 0 ? primer.lowerBound : start) - Int64(warmUpSeconds * Double(rate)))..<(start + length)
+            }
             : [0..<(last + length)]
         for run in runs {
             sink.position = run.lowerBound

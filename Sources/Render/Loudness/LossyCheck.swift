@@ -76,7 +76,8 @@ struct LossyCheck {
             }
             let listed = try M4AReader.frames(descriptor: file.fileDescriptor, path: path)
             guard heard.frames == frames, listed == frames else {
-                let what = listed == frames ? "its packets decode to \(heard.frames)" : "its edit list lasts \(listed.map(String.init) ?? "no") frames"
+                let what =
+                    listed == frames ? "its packets decode to \(heard.frames)" : "its edit list lasts \(listed.map(String.init) ?? "no") frames"
                 throw AudioError(file: path, operation: "verify", reason: "\(what), not \(frames)", kind: .software)
             }
             return (heard.loudness, heard.truePeak)

@@ -38,19 +38,25 @@ extension LoudnessPlan {
         let reached = String(format: "%.2f LUFS", loudness)
         if truePeak > ceiling + 1e-9 {
             return String(
-                format: "the %@ file's true peak is %.2f dBTP, over the ceiling of %@, and no lower limiter setting kept it under; raise output.true_peak or lower output.loudness",
+                format:
+                    "the %@ file's true peak is %.2f dBTP, over the ceiling of %@, and no lower limiter setting kept it under; raise output.true_peak or lower output.loudness",
                 format.rawValue, truePeak, peakText)
         }
         guard abs(loudness - target) <= tolerance else {
             if loudness < target && limited {
-                let overshoot = loweredCeiling.map {
-                    String(format: " (the %@ decoder's peaks overshoot the limited signal, so the limiter had to hold %.2f dBTP)", format.rawValue, $0)
-                } ?? ""
+                let overshoot =
+                    loweredCeiling.map {
+                        String(
+                            format: " (the %@ decoder's peaks overshoot the limited signal, so the limiter had to hold %.2f dBTP)", format.rawValue,
+                            $0)
+                    } ?? ""
                 return String(
-                    format: "cannot reach %@ under the true-peak ceiling of %@: the limiter brings this mix to %@ at most%@; lower output.loudness to %.0f LUFS or below, or raise output.true_peak",
+                    format:
+                        "cannot reach %@ under the true-peak ceiling of %@: the limiter brings this mix to %@ at most%@; lower output.loudness to %.0f LUFS or below, or raise output.true_peak",
                     want, peakText, reached, overshoot, (loudness - tolerance).rounded(.down))
             }
-            return "the track measures \(reached), not \(want) ±\(tolerance) LU, and the gain could not be corrected; lower output.loudness or raise output.true_peak"
+            return
+                "the track measures \(reached), not \(want) ±\(tolerance) LU, and the gain could not be corrected; lower output.loudness or raise output.true_peak"
         }
         return nil
     }

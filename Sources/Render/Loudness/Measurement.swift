@@ -172,7 +172,11 @@ final class SpanMeter: Sink {
                 if !detect.isEmpty {
                     let bound = peakMeter.addBounded(part(detect), frames: detect.count, fraction: Self.exactAbove)
                     let h = Int(detect.lowerBound / hop)
-                    if let last = hopPeaks.last, last.0 == h { hopPeaks[hopPeaks.count - 1].1 = max(last.1, bound) } else { hopPeaks.append((h, bound)) }
+                    if let last = hopPeaks.last, last.0 == h {
+                        hopPeaks[hopPeaks.count - 1].1 = max(last.1, bound)
+                    } else {
+                        hopPeaks.append((h, bound))
+                    }
                 }
                 at = piece.upperBound
             }

@@ -83,9 +83,11 @@ final class TrackEncoder {
             throw AudioError(file: path, operation: "open", reason: "alac cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
         }
         let sfChosen = sfFormat.map { wav in
-            format == .wav && Self.needsRF64(
-                frames: totalFrames, channels: channels, bytesPerSample: sample == .int16 ? 2 : sample == .int24 ? 3 : 4,
-                metadata: metadata) ? SoundFileWriter.Format(major: Int32(SF_FORMAT_RF64), subtype: wav.subtype) : wav
+            format == .wav
+                && Self.needsRF64(
+                    frames: totalFrames, channels: channels, bytesPerSample: sample == .int16 ? 2 : sample == .int24 ? 3 : 4,
+                    metadata: metadata)
+                ? SoundFileWriter.Format(major: Int32(SF_FORMAT_RF64), subtype: wav.subtype) : wav
         }
         if format == .flac {
             backend = .flac(
@@ -117,7 +119,8 @@ final class TrackEncoder {
             backend = .vorbis(
                 try OggVorbisWriter(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(Self.vorbisQuality), serial: serial, comments: metadata.tags + metadata.chapterComments))
+                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(Self.vorbisQuality), serial: serial,
+                    comments: metadata.tags + metadata.chapterComments))
         }
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Self.maximumFrames * channels) : []

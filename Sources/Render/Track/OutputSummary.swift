@@ -44,7 +44,8 @@ extension TrackRenderer {
             case .ogg: plan.bitrate.map { Int64((Double($0) * seconds / 8).rounded()) }
             case .flac, .alac: nil
             }
-        return OutputSummary(path: plan.audioPath, format: plan.format, bitDepth: stored, bitrate: plan.bitrate, pcmBytes: pcm, expectedBytes: expected)
+        return OutputSummary(
+            path: plan.audioPath, format: plan.format, bitDepth: stored, bitrate: plan.bitrate, pcmBytes: pcm, expectedBytes: expected)
     }
 
     /// The markers a WAV file gets (`CueSheet.markers`), from the layout: sections, phases, prompts.

@@ -28,8 +28,10 @@ extension TrackRenderer {
         do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
         for (key, path) in recipe.assetPaths {
             guard let folder else {
-                problems.append(Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)",
-                                           at: recipe.location(of: key), kind: .noInput))
+                problems.append(
+                    Diagnostic(
+                        "\(key): no assets folder found above the recipe (use --assets DIR)",
+                        at: recipe.location(of: key), kind: .noInput))
                 continue
             }
             do {
@@ -40,8 +42,10 @@ extension TrackRenderer {
                     used.append(resolved)
                     clipHeaders[key] = header
                 } catch {
-                    problems.append(Diagnostic("\(key): \(path): \(error.operation) failed: \(error.reason)",
-                                               at: recipe.location(of: key), kind: error.kind))
+                    problems.append(
+                        Diagnostic(
+                            "\(key): \(path): \(error.operation) failed: \(error.reason)",
+                            at: recipe.location(of: key), kind: error.kind))
                 }
             } catch {
                 problems.append(error)

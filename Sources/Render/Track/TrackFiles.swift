@@ -2,7 +2,6 @@ import AudioCore
 import AudioIO
 import CadenceCues
 import Foundation
-
 import Recipe
 import Sidecars
 import Timeline
