@@ -202,7 +202,7 @@ enum RecipeFuzz {
         var frame: Int64 = 0
         var lastKind = -1
         for section in timeline.sections {
-            let order = SectionKind.allCases.firstIndex(of: section.kind)!
+            let order = SectionKind.allCases.firstIndex(of: section.kind) ?? -1
             fuzzCheck(order > lastKind || (section.kind == .practice && order == lastKind), "sections out of order: \(timeline.sections.map(\.kind))")
             lastKind = order
             fuzzCheck(section.startFrame == frame, "section \(section.kind) starts at \(section.startFrame), expected \(frame)")
@@ -218,11 +218,11 @@ enum RecipeFuzz {
         let practice = timeline.practiceSections
         fuzzCheck(
             !practice.isEmpty && practice.count == recipe.segments.count, "\(practice.count) practice sections for \(recipe.segments.count) segments")
-        guard let firstPractice = practice.first, let lastPractice = practice.last else { return }
+        guard let firstPractice = practice.first, let lastPractice = practice.last, let firstPhase = phases.first, let lastPhase = phases.last
+        else { return }
         fuzzCheck(
-            phases.first!.startFrame == firstPractice.startFrame,
-            "first phase at \(phases.first!.startFrame), practice at \(firstPractice.startFrame)")
-        fuzzCheck(phases.last!.endFrame == lastPractice.endFrame, "last phase ends at \(phases.last!.endFrame), practice at \(lastPractice.endFrame)")
+            firstPhase.startFrame == firstPractice.startFrame, "first phase at \(firstPhase.startFrame), practice at \(firstPractice.startFrame)")
+        fuzzCheck(lastPhase.endFrame == lastPractice.endFrame, "last phase ends at \(lastPhase.endFrame), practice at \(lastPractice.endFrame)")
         for (index, section) in practice.enumerated() {
             let inside = phases.filter { $0.segment == index }
             fuzzCheck(

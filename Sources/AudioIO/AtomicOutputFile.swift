@@ -109,7 +109,7 @@ public final class AtomicOutputFile {
     public func write(_ bytes: [UInt8]) throws(AudioError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, bytes.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw Self.writeError(path: path, operation: "write", errno)

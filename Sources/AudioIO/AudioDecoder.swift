@@ -87,7 +87,8 @@ public enum AudioDecoder {
                 if sourcePosition >= input.upperBound { ended = true }
                 if first > 0 || last < got {
                     raw.withUnsafeMutableBufferPointer { p in
-                        p.baseAddress!.update(from: p.baseAddress! + first * source, count: max(0, last - first) * source)
+                        guard let base = p.baseAddress else { return }  // an empty block holds nothing to move
+                        base.update(from: base + first * source, count: max(0, last - first) * source)
                     }
                 }
                 got = max(0, last - first)
@@ -104,8 +105,8 @@ public enum AudioDecoder {
                     try mapped.withUnsafeBufferPointer { (input) throws(AudioError) in
                         try converted.withUnsafeMutableBufferPointer { (output) throws(AudioError) in
                             try converter.process(
-                                input: input.baseAddress! + offset * work, inputFrames: got - offset,
-                                output: output.baseAddress!, outputCapacity: outCapacity, endOfInput: ended)
+                                input: input.baseAddress?.advanced(by: offset * work), inputFrames: got - offset,
+                                output: output.baseAddress, outputCapacity: outCapacity, endOfInput: ended)
                         }
                     }
                 }
@@ -166,7 +167,8 @@ public enum AudioDecoder {
         raw.withUnsafeBufferPointer { input in
             mapped.withUnsafeMutableBufferPointer { out in
                 if source == work {
-                    out.baseAddress!.update(from: input.baseAddress!, count: frames * work)
+                    guard let destination = out.baseAddress, let source = input.baseAddress else { return }  // no frames
+                    destination.update(from: source, count: frames * work)
                 } else if work == 1 {
                     let scale = 1 / Float(source)
                     for i in 0..<frames {

@@ -56,7 +56,7 @@ public final class SampleRateConverter {
 
     /// Converts (`src_process`) up to `inputFrames` frames; returns frames consumed and produced.
     public func process(
-        input: UnsafePointer<Float>?, inputFrames: Int, output: UnsafeMutablePointer<Float>,
+        input: UnsafePointer<Float>?, inputFrames: Int, output: UnsafeMutablePointer<Float>?,
         outputCapacity: Int, endOfInput: Bool
     ) throws(AudioError) -> (used: Int, generated: Int) {
         var data = SRC_DATA()
@@ -90,7 +90,7 @@ public final class SampleRateConverter {
             let (used, generated) = try samples.withUnsafeBufferPointer { (input) throws(AudioError) in
                 try block.withUnsafeMutableBufferPointer { (out) throws(AudioError) in
                     try converter.process(
-                        input: input.baseAddress.map { $0 + offset * channels }, inputFrames: frames - offset, output: out.baseAddress!,
+                        input: input.baseAddress.map { $0 + offset * channels }, inputFrames: frames - offset, output: out.baseAddress,
                         outputCapacity: capacity, endOfInput: true)
                 }
             }

@@ -21,8 +21,8 @@ public final class ScratchFile {
         var fd = cadence_open_tmpfile(folder)
         if fd < 0 {
             var template = Array("\(folder)/cadence-scratch.XXXXXX".utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+            fd = template.withUnsafeMutableBufferPointer { name in name.baseAddress.map { mkstemp($0) } ?? -1 }
+            if fd >= 0 { template.withUnsafeBufferPointer { name in _ = name.baseAddress.map { unlink($0) } } }
         }
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -46,7 +46,7 @@ public final class ScratchFile {
         let offset = off_t(frames) * off_t(channels * MemoryLayout<Float>.size)
         var done = 0
         while done < bytes {
-            let n = pwrite(fd, UnsafeRawPointer(samples.baseAddress!) + done, bytes - done, offset + off_t(done))
+            let n = pwrite(fd, UnsafeRawPointer(samples.baseAddress)?.advanced(by: done), bytes - done, offset + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AudioError(file: name, operation: "pwrite (scratch file)", reason: String(cString: strerror(errno)), kind: .ioError)
@@ -64,7 +64,7 @@ public final class ScratchFile {
         let offset = off_t(frame) * off_t(channels * MemoryLayout<Float>.size)
         var done = 0
         while done < bytes {
-            let n = pwrite(fd, UnsafeRawPointer(samples.baseAddress!) + done, bytes - done, offset + off_t(done))
+            let n = pwrite(fd, UnsafeRawPointer(samples.baseAddress)?.advanced(by: done), bytes - done, offset + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AudioError(file: name, operation: "pwrite (scratch file)", reason: String(cString: strerror(errno)), kind: .ioError)

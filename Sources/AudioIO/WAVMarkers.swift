@@ -97,7 +97,7 @@ public enum WAVMarkers {
     private static func write(_ bytes: [UInt8], at offset: Int64, fd: Int32, path: String) throws(AudioError) {
         var done = 0
         while done < bytes.count {
-            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress?.advanced(by: done), bytes.count - done, off_t(offset) + off_t(done)) }
             guard n > 0 else {
                 throw AudioError(file: path, operation: "pwrite", reason: String(cString: strerror(errno)), kind: .ioError)
             }

@@ -37,14 +37,6 @@ public struct NoiseGenerator: Sendable {
         self.frame = startFrame
     }
 
-    /// Whether the samples depend on the frame index alone (tones), so a render may start anywhere.
-    public var isPeriodic: Bool {
-        switch kind {
-        case .white, .pink, .brown: false
-        case .drone, .binaural, .isochronic: true
-        }
-    }
-
     /// Writes `frames` frames of interleaved noise into `out` (overwriting).
     public mutating func render(into out: UnsafeMutableBufferPointer<Float>, frames: Int) {
         switch kind {

@@ -26,6 +26,7 @@ public struct PeakColumns: Sendable {
 
     /// Adds `frames` interleaved frames of `channels` channels.
     public mutating func add(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) {
+        guard let base = samples.baseAddress else { return }  // an empty buffer adds nothing
         var i = 0
         let count = peaks.count
         while i < frames {
@@ -34,7 +35,7 @@ public struct PeakColumns: Sendable {
                 columnEnd = (Int64(column) + 1) * totalFrames / Int64(count)
             }
             let span = column == count - 1 ? frames - i : min(frames - i, Int(columnEnd - frame))
-            let peak = max(peaks[column], PeakScan.peak(samples.baseAddress! + i * channels, count: span * channels))
+            let peak = max(peaks[column], PeakScan.peak(base + i * channels, count: span * channels))
             peaks[column] = min(peak, 1)
             i += span
             frame += Int64(span)

@@ -97,8 +97,12 @@ extension DecodeContext {
                 }
                 words.append((word, item))
             }
-        case .scalar where text(node) != nil:
-            words = text(node)!.split(separator: ",").map { (String($0.filter { $0 != " " }), node) }
+        case .scalar:
+            guard let line = text(node) else {
+                expected(what, at: node, path: "output.sidecars")
+                return nil
+            }
+            words = line.split(separator: ",").map { (String($0.filter { $0 != " " }), node) }
         default:
             expected(what, at: node, path: "output.sidecars")
             return nil

@@ -139,10 +139,6 @@ public enum RecipeLimits {
             + "(did you mean \(nearest)?\(instead))"
     }
 
-    /// Why AAC cannot be written at `rate`, and which rates it takes.
-    public static func aacRateMessage(_ rate: Int) -> String {
-        sampleRateMessage(rate, format: .m4a) ?? ""
-    }
     /// The bit rates a lossy format takes at `sampleRate` with `channels` channels, within
     /// `Units.bitrateRange`, and why it takes no more (or no less); nil for a format without a
     /// bit rate. Ogg Vorbis's range comes from libvorbis's tables, so it is checked by the

@@ -44,7 +44,7 @@ extension CueSheet {
                 var seen: [String: Int] = [:]
                 for p in inside {
                     seen[p.label, default: 0] += 1
-                    let title = total[p.label]! > 1 ? "\(p.label) \(seen[p.label]!)" : p.label
+                    let title = total[p.label, default: 0] > 1 ? "\(p.label) \(seen[p.label, default: 0])" : p.label
                     result.append(Chapter(startFrame: p.startFrame, endFrame: p.endFrame, title: title))
                 }
             case "practice":

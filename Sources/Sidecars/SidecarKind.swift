@@ -24,7 +24,8 @@ public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
     }
 
     public static func < (a: SidecarKind, b: SidecarKind) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+        // the order of the cases as declared (every case is in allCases)
+        (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
     }
 
     /// An unknown word in a sidecar list.

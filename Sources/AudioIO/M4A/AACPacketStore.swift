@@ -52,7 +52,7 @@ final class AACPacketStore: @unchecked Sendable {
     private func write(_ bytes: UnsafeRawBufferPointer) throws(AudioError) {
         var done = 0
         while done < bytes.count {
-            let n = pwrite(file.fileDescriptor, bytes.baseAddress! + done, bytes.count - done, off_t(length) + off_t(done))
+            let n = pwrite(file.fileDescriptor, bytes.baseAddress?.advanced(by: done), bytes.count - done, off_t(length) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw AtomicOutputFile.writeError(path: name, operation: "write (scratch file)", errno)
@@ -102,7 +102,7 @@ final class AACPacketStore: @unchecked Sendable {
     private func read(into bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws(AudioError) {
         var done = 0
         while done < bytes.count {
-            let n = pread(file.fileDescriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            let n = pread(file.fileDescriptor, bytes.baseAddress?.advanced(by: done), bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
                 throw AudioError(

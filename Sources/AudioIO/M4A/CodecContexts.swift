@@ -114,7 +114,13 @@ final class PacketEncoder {
         while done < frames {
             if pending == 0 { try LibAV.check(av_frame_make_writable(frame), path: path, "av_frame_make_writable") }
             let n = min(frames - done, size - pending)
-            for c in 0..<channels { copy(frame.pointee.extended_data[c]!, c, done, pending, n) }
+            for c in 0..<channels {
+                guard let plane = frame.pointee.extended_data[c] else {
+                    throw AudioError(
+                        file: path, operation: "av_frame_get_buffer", reason: "the frame has no plane for channel \(c + 1)", kind: .software)
+                }
+                copy(plane, c, done, pending, n)
+            }
             pending += n
             done += n
             if pending == size { try send() }

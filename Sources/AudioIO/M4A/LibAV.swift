@@ -88,14 +88,18 @@ final class DescriptorIO {
         let size = 1 << 16
         guard let buffer = av_malloc(size)?.assumingMemoryBound(to: UInt8.self) else { return nil }
         let opaque = Unmanaged.passRetained(self).toOpaque()
+        // libavformat always passes the opaque pointer given here and a buffer; a null one is EINVAL
         let read: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, bytes, count in
-            Unmanaged<DescriptorIO>.fromOpaque(opaque!).takeUnretainedValue().read(bytes!, count: Int(count))
+            guard let opaque, let bytes else { return cadence_averror(EINVAL) }
+            return Unmanaged<DescriptorIO>.fromOpaque(opaque).takeUnretainedValue().read(bytes, count: Int(count))
         }
         let write: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, bytes, count in
-            Unmanaged<DescriptorIO>.fromOpaque(opaque!).takeUnretainedValue().write(bytes!, count: Int(count))
+            guard let opaque, let bytes else { return cadence_averror(EINVAL) }
+            return Unmanaged<DescriptorIO>.fromOpaque(opaque).takeUnretainedValue().write(bytes, count: Int(count))
         }
         let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
-            Unmanaged<DescriptorIO>.fromOpaque(opaque!).takeUnretainedValue().seek(offset, whence: whence)
+            guard let opaque else { return Int64(cadence_averror(EINVAL)) }
+            return Unmanaged<DescriptorIO>.fromOpaque(opaque).takeUnretainedValue().seek(offset, whence: whence)
         }
         guard let context = avio_alloc_context(buffer, Int32(size), writable ? 1 : 0, opaque, read, writable ? write : nil, seek) else {
             Unmanaged<DescriptorIO>.fromOpaque(opaque).release()

@@ -17,7 +17,10 @@ public enum M4AReader {
         descriptor: Int32, path: String, sink: (UnsafeBufferPointer<Float>, Int) throws(AudioError) -> Void
     ) throws(AudioError) -> Int64 {
         let demuxer = try Demuxer(descriptor: descriptor, path: path)
-        let decoder = try Decoder(parameters: demuxer.stream.pointee.codecpar!, timeBase: demuxer.stream.pointee.time_base, path: path)
+        guard let parameters = demuxer.stream.pointee.codecpar else {
+            throw AudioError(file: path, operation: "avformat_find_stream_info", reason: "the audio stream has no codec parameters", kind: .data)
+        }
+        let decoder = try Decoder(parameters: parameters, timeBase: demuxer.stream.pointee.time_base, path: path)
         guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
             throw AudioError(file: path, operation: "av_frame_alloc", reason: "out of memory", kind: .software)
         }
@@ -144,21 +147,29 @@ final class Decoder {
     /// `frames` frames of `frame`, from its frame `first`, into `out`, interleaved, full scale ±1.0.
     func interleave(_ frame: UnsafeMutablePointer<AVFrame>, from first: Int = 0, frames: Int, into out: inout [Float]) throws(AudioError) {
         let format = AVSampleFormat(rawValue: frame.pointee.format)
-        let planes = frame.pointee.extended_data!
+        let planes = frame.pointee.extended_data
+        let path = path
+        /// Channel `c`'s plane from frame `first`, as `T`s.
+        func plane<T>(_ c: Int, of _: T.Type) throws(AudioError) -> UnsafeMutablePointer<T> {
+            guard let plane = planes?[c] else {
+                throw AudioError(file: path, operation: "decode", reason: "a decoded frame has no plane for channel \(c + 1)", kind: .software)
+            }
+            return plane.withMemoryRebound(to: T.self, capacity: first + frames) { $0 } + first
+        }
         switch format {
         case AV_SAMPLE_FMT_FLTP:
             for c in 0..<channels {
-                let plane = planes[c]!.withMemoryRebound(to: Float.self, capacity: first + frames) { $0 } + first
+                let plane = try plane(c, of: Float.self)
                 for i in 0..<frames { out[i * channels + c] = plane[i] }
             }
         case AV_SAMPLE_FMT_S16P:
             for c in 0..<channels {
-                let plane = planes[c]!.withMemoryRebound(to: Int16.self, capacity: first + frames) { $0 } + first
+                let plane = try plane(c, of: Int16.self)
                 for i in 0..<frames { out[i * channels + c] = Float(plane[i]) / 32768 }
             }
         case AV_SAMPLE_FMT_S32P:
             for c in 0..<channels {
-                let plane = planes[c]!.withMemoryRebound(to: Int32.self, capacity: first + frames) { $0 } + first
+                let plane = try plane(c, of: Int32.self)
                 for i in 0..<frames { out[i * channels + c] = Float(Double(plane[i]) / 2_147_483_648) }
             }
         default:

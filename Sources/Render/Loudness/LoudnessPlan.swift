@@ -94,7 +94,7 @@ struct LoudnessPlan {
             if exact {
                 // the plan keeps a gain that was measured: the encode pass renders exactly this signal
                 let tried = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
-                if best == nil || abs(target - reached) < abs(target - best!.loudness) { best = tried }
+                if best.map({ abs(target - reached) < abs(target - $0.loudness) }) ?? true { best = tried }
             } else {
                 estimates += 1
             }
@@ -117,13 +117,16 @@ struct LoudnessPlan {
             if !exact && abs(error) < searchTolerance { continue }
             if reached.isFinite { gainDB = applied + min(24, error / slope) }
         }
-        if best == nil {
+        var plan: LoudnessPlan
+        if let best {
+            plan = best
+        } else {
             let gain = Float(Gain.linear(dB: gainDB))
             let (reached, frames, _) = try correction.loudness(gainDB: Gain.decibels(linear: Double(gain)))
             remeasured += frames
-            best = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
+            plan = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
         }
-        best!.remeasured = remeasured
-        return best!
+        plan.remeasured = remeasured
+        return plan
     }
 }

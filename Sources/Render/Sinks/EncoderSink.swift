@@ -40,13 +40,17 @@ final class EncoderSink: Sink {
         var done = 0
         let count = frames * channels
         while done < count {
-            if chunk == nil {
+            let current: UnsafeMutablePointer<Float>
+            if let chunk {
+                current = chunk
+            } else {
                 guard let free = worker.queue.nextFree() else { throw worker.failure ?? Self.stopped }
                 chunk = free
                 chunkFill = 0
+                current = free
             }
             let n = min(count - done, capacity - chunkFill)
-            (chunk! + chunkFill).update(from: base + done, count: n)
+            (current + chunkFill).update(from: base + done, count: n)
             chunkFill += n
             done += n
             if chunkFill == capacity { publish() }

@@ -44,7 +44,7 @@ struct BedSource {
     /// Fills `count` frames of `out` with the bed at track frames [start, start+count).
     mutating func render(into out: UnsafeMutableBufferPointer<Float>, from start: Int64, count: Int) throws(AudioError) {
         guard !layers.isEmpty else {
-            out.baseAddress!.update(repeating: 0, count: count * channels)
+            out[0..<(count * channels)].update(repeating: 0)
             return
         }
         try renderLayer(0, into: out, from: start, count: count)
@@ -66,7 +66,7 @@ struct BedSource {
     private mutating func renderLayer(_ index: Int, into out: UnsafeMutableBufferPointer<Float>, from start: Int64, count: Int) throws(AudioError) {
         switch layers[index].kind {
         case .silence:
-            out.baseAddress!.update(repeating: 0, count: count * channels)
+            out[0..<(count * channels)].update(repeating: 0)
             return
         case .synth(var generator):
             generator.render(into: out, frames: count)
@@ -88,10 +88,11 @@ struct BedSource {
         let length = bed.frames
         let looping = totalFrames > length
         let period = length - crossfade
+        guard let base = out.baseAddress else { return }  // an empty buffer holds no frames
         var done = 0
         while done < count {
             let t = start + Int64(done)
-            let dest = out.baseAddress! + done * channels
+            let dest = base + done * channels
             guard looping else {
                 // the bed is at least as long as the track: play it straight
                 try bed.read(frame: t, count: count - done, into: dest)
@@ -104,7 +105,8 @@ struct BedSource {
                 let span = Int(min(Int64(count - done), crossfade - position))
                 try bed.read(frame: position, count: span, into: dest)
                 try scratch.withUnsafeMutableBufferPointer { (tail) throws(AudioError) in
-                    try bed.read(frame: period + position, count: span, into: tail.baseAddress!)
+                    guard let tailBase = tail.baseAddress else { return }  // scratch holds a block, never empty
+                    try bed.read(frame: period + position, count: span, into: tailBase)
                     for i in 0..<span {
                         let g = FadeCurve.equalPower(position + Int64(i), length: crossfade)
                         for c in 0..<channels {

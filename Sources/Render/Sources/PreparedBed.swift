@@ -58,9 +58,10 @@ public final class PreparedBed: @unchecked Sendable {
         let sourceRate = source.sampleRate
         // source frames worth decoding: the output frames needed plus the lead, at the source rate
         let wanted = needed.map { ($0 + Self.leadFrames(rate: sampleRate)) * Int64(sourceRate) / Int64(sampleRate) + 1 }
-        let bounded = wanted.map { wanted in source.knownFrames.map { $0 > wanted } ?? true } ?? false
-        let claimed = bounded ? wanted : source.knownFrames
-        let input: Range<Int64>? = bounded ? 0..<wanted! : nil
+        // the decode stops at `bound` when the file is (or may be) longer than that
+        let bound = wanted.flatMap { wanted in (source.knownFrames.map { $0 > wanted } ?? true) ? wanted : nil }
+        let claimed = bound ?? source.knownFrames
+        let input = bound.map { 0..<$0 }
         // every piece must decode this version of the file: one overwritten between pieces is refused
         let identity = source.identity
         source.close()
@@ -85,8 +86,13 @@ public final class PreparedBed: @unchecked Sendable {
             throw AudioError(file: path, operation: "decode", reason: "no audio could be decoded", kind: .data)
         }
         // a bounded decode that reached its bound keeps the frames needed; one that ended first is the whole file
-        let whole = !(bounded && frames > needed!)
-        if whole { try Self.checkLength(frames: frames, rate: sampleRate, path: path) } else { frames = needed! }
+        var whole = true
+        if bound != nil, let needed, frames > needed {
+            frames = needed
+            whole = false
+        } else {
+            try Self.checkLength(frames: frames, rate: sampleRate, path: path)
+        }
         self.frames = frames
         self.isWhole = whole
         self.store = store

@@ -132,7 +132,9 @@ struct TrackSources {
             byName[cue.name, default: (0, 0)].frames += length
             byName[cue.name, default: (0, 0)].count += 1
         }
-        let (name, most) = byName.max { $0.value.frames < $1.value.frames || ($0.value.frames == $1.value.frames && $0.key > $1.key) }!
+        // total > limit ≥ 0, so some cue has sound
+        guard let (name, most) = byName.max(by: { $0.value.frames < $1.value.frames || ($0.value.frames == $1.value.frames && $0.key > $1.key) })
+        else { return nil }
         let rate = Double(timeline.sampleRate)
         func seconds(_ frames: Int64) -> String { String(Int((Double(frames) / rate).rounded())) + " s" }
         return Diagnostic(
