@@ -16,7 +16,12 @@ import FuzzDriver
 /// - `jsonText()` reads back equal to the sheet and writes back the same bytes.
 ///
 /// Inputs starting with a 0 byte are not JSON but a description of a valid sheet (`SyntheticSheet`),
-/// which must validate and then goes through the same checks.
+/// which must validate and then goes through the same checks (or, given a non-finite loudness or
+/// true peak, must be refused by `validate()` and `CueTimeline`).
+///
+/// Inputs starting with a 1 byte are text for `DecimalText(_:)`, which must accept exactly the
+/// JSON numbers (checked against a grammar written here, apart from the library's parser), hold
+/// them in their plain form, and write them into a sheet that reads back equal.
 #if !FUZZING
     @main
     enum FuzzCuesMain {
@@ -37,9 +42,14 @@ enum CuesFuzz {
 
     static func run(_ bytes: [UInt8]) {
         let sheet: CueSheet
+        if bytes.first == 1 {
+            checkDecimalText(String(decoding: bytes.dropFirst(), as: UTF8.self))
+            return
+        }
         if bytes.first == 0 {
             // Not JSON: a description of a valid sheet (see SyntheticSheet).
             sheet = SyntheticSheet.make(bytes.dropFirst())
+            if checkNonFiniteLevel(sheet) { return }
             do {
                 try sheet.validate()
             } catch {
@@ -81,6 +91,89 @@ enum CuesFuzz {
             let lines = bytes.count { $0 == 0x0A } + 1
             fuzzCheck(line >= 1 && line <= lines && column >= 1 && column <= bytes.count + 1, "malformed at \(line):\(column): \(text)")
         }
+    }
+
+    // MARK: - Levels JSON cannot hold
+
+    /// For a sheet whose loudness or true peak is NaN or infinite (issue 17: `validate()` accepted it, and
+    /// `jsonText()` wrote `null`): `validate()` and `CueTimeline` must refuse it, naming the key. False when
+    /// both levels are finite or nil.
+    static func checkNonFiniteLevel(_ sheet: CueSheet) -> Bool {
+        let levels = [(CueSheet.Audio.Key.loudnessLUFS, sheet.audio.loudnessLUFS), (.truePeakDBTP, sheet.audio.truePeakDBTP)]
+        guard let key = levels.first(where: { $0.1.map { !$0.isFinite } ?? false })?.0 else { return false }
+        if fuzzVerbose { print("a non-finite \(key.rawValue): \(sheet.audio)") }
+        let path = CueSheet.Key.audio.rawValue + "." + key.rawValue
+        do {
+            try sheet.validate()
+            fuzzCheck(false, "validate() accepts a non-finite \(path): \(sheet.audio)")
+        } catch {
+            guard case .invalidValue(let at, _) = error else {
+                fuzzCheck(false, "a non-finite \(path) refused as \(error)")
+                return true
+            }
+            fuzzCheck(at == path, "a non-finite \(path) refused at \(at): \(error)")
+        }
+        fuzzCheck((try? CueTimeline(sheet)) == nil, "CueTimeline accepts a non-finite \(path)")
+        return true
+    }
+
+    // MARK: - Decimal text
+
+    /// `DecimalText(_:)` on any text (issue 17: it held any text, which `jsonText()` wrote as invalid JSON).
+    static func checkDecimalText(_ text: String) {
+        let decimal = DecimalText(text)
+        if fuzzVerbose { print("DecimalText(\(text.debugDescription.prefix(200))): \(decimal.map { String($0.text.prefix(200)) } ?? "nil")") }
+        fuzzCheck((decimal != nil) == isJSONNumber(text), "DecimalText(\(text.debugDescription.prefix(200))) is \(String(describing: decimal))")
+        guard let decimal else { return }
+        fuzzCheck(isPlainDecimal(decimal.text), "\(text.debugDescription.prefix(200)) held as \(decimal.text.prefix(200))")
+        fuzzCheck(DecimalText(decimal.text) == decimal, "the plain form \(decimal.text.prefix(200)) reads differently")
+        fuzzCheck(!decimal.value.isNaN, "\(decimal.text.prefix(200)) has no value")
+        // in every place a sheet holds one, written and read back
+        let pattern = CueSheet.PatternInfo(
+            name: "d", cycle: decimal, phases: [CueSheet.PatternPhase(kind: "inhale", label: "In", length: decimal)])
+        let audio = CueSheet.Audio(file: "d.flac", sampleRate: 1, channels: 1, frames: 0, sha256: "", loudnessLUFS: nil, truePeakDBTP: nil)
+        let sheet = CueSheet(id: "d", title: "d", category: nil, audio: audio, pattern: pattern, sections: [], phases: [], cues: [])
+        checkRoundTrip(sheet)
+    }
+
+    /// RFC 8259 § 6, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` and nothing else, with a written
+    /// exponent of at most 10,000 (the reader's limit): the oracle for `DecimalText(_:)`.
+    static func isJSONNumber(_ text: String) -> Bool {
+        var rest = Array(text.utf8)[...]
+        func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        func digits() -> ArraySlice<UInt8> {
+            let run = rest.prefix(while: isDigit)
+            rest = rest.dropFirst(run.count)
+            return run
+        }
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        let whole = digits()
+        guard let first = whole.first, first != UInt8(ascii: "0") || whole.count == 1 else { return false }
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            guard !digits().isEmpty else { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            let exponent = digits()
+            guard !exponent.isEmpty else { return false }
+            let significant = exponent.drop { $0 == UInt8(ascii: "0") }
+            guard significant.count <= 5, Int(String(decoding: significant, as: UTF8.self)) ?? 0 <= 10_000 else { return false }
+        }
+        return rest.isEmpty
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, but not `-0`: the one way `DecimalText` writes a number.
+    static func isPlainDecimal(_ text: String) -> Bool {
+        guard text != "-0", text != "-" else { return false }
+        let unsigned = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0]
+        guard !whole.isEmpty, whole.allSatisfy({ $0.isASCII && $0.isNumber }), whole == "0" || !whole.hasPrefix("0") else { return false }
+        guard parts.count == 2 else { return true }
+        let fraction = parts[1]
+        return !fraction.isEmpty && fraction.allSatisfy({ $0.isASCII && $0.isNumber }) && !fraction.hasSuffix("0")
     }
 
     // MARK: - Lookups

@@ -8,7 +8,8 @@ import CadenceCues
 /// Few mutated JSON texts stay valid sheets (frames and times must agree), so this is what feeds
 /// the lookups, `validate()` and the JSON writer a wide variety of valid sheets: odd sample rates,
 /// spans from 1 frame to 2⁴⁵, empty sections, any text in kinds, labels and names. A sheet made
-/// here must validate, and then goes through the same checks as a decoded one.
+/// here must validate, and then goes through the same checks as a decoded one; except that one
+/// input in eight may give it a non-finite loudness or true peak, which `validate()` must refuse.
 enum SyntheticSheet {
     static let commonRates = [8000, 11025, 16000, 22050, 44100, 48000, 88200, 96000, 176400, 192000, 352800, 384000]
 
@@ -93,9 +94,14 @@ enum SyntheticSheet {
             }
         }
 
+        // one input in eight (flags 0xE0) may hold a level JSON cannot write: NaN or ±infinity, on an odd raw
+        // value; such a sheet is not valid, and `validate()` must say so (see `CuesFuzz.checkNonFiniteLevel`)
+        let nonFinite = flags & 0xE0 == 0xE0
         func level() -> Double? {
             let raw = Int16(bitPattern: UInt16(r.byte()) << 8 | UInt16(r.byte()))
-            return flags & 8 != 0 ? Double(raw) / 100 : nil
+            guard flags & 8 != 0 else { return nil }
+            if nonFinite, raw % 2 != 0 { return [Double.nan, .infinity, -.infinity][Int(raw.magnitude / 2) % 3] }
+            return Double(raw) / 100
         }
         let audio = CueSheet.Audio(
             file: r.string(), sampleRate: rate, channels: channels, frames: frames, sha256: r.string(),
@@ -105,11 +111,12 @@ enum SyntheticSheet {
         for _ in 0..<Int(r.byte() % 8) {
             let length = ExactSeconds(nanoseconds: Int64(r.uint32()) * Int64(1 + r.byte() % 100))
             cycleLength += length
-            patternPhases.append(CueSheet.PatternPhase(kind: r.string(), label: r.string(), length: DecimalText(length.description)))
+            patternPhases.append(
+                CueSheet.PatternPhase(kind: r.string(), label: r.string(), length: DecimalText(length.nanoseconds, decimalPlaces: 9)))
         }
         return CueSheet(
             id: r.string(), title: r.string(), category: flags & 16 != 0 ? r.string() : nil, audio: audio,
-            pattern: CueSheet.PatternInfo(name: r.string(), cycle: DecimalText(cycleLength.description), phases: patternPhases),
+            pattern: CueSheet.PatternInfo(name: r.string(), cycle: DecimalText(cycleLength.nanoseconds, decimalPlaces: 9), phases: patternPhases),
             sections: sections, phases: phases, cues: cues)
     }
 }

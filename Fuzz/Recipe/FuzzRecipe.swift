@@ -274,9 +274,9 @@ enum RecipeFuzz {
                 frames: timeline.totalFrames, sha256: String(repeating: "0", count: 64),
                 loudnessLUFS: recipe.output.loudness, truePeakDBTP: recipe.output.truePeak),
             pattern: CueSheet.PatternInfo(
-                name: recipe.pattern.name, cycle: DecimalText(recipe.pattern.cycle.description),
+                name: recipe.pattern.name, cycle: DecimalText(recipe.pattern.cycle.nanoseconds, decimalPlaces: 9),
                 phases: recipe.pattern.phases.map {
-                    CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.description))
+                    CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.nanoseconds, decimalPlaces: 9))
                 }),
             sections: timeline.sections.map { section in
                 let practice = v11 && section.kind == .practice
@@ -285,14 +285,14 @@ enum RecipeFuzz {
                     startFrame: section.startFrame, endFrame: section.endFrame, sampleRate: rate,
                     ramp: section.ramp.map {
                         CueSheet.Ramp(
-                            fromBPM: DecimalText(Ramp.text(microBPM: $0.fromMicroBPM)), toBPM: DecimalText(Ramp.text(microBPM: $0.toMicroBPM)),
+                            fromBPM: DecimalText($0.fromMicroBPM, decimalPlaces: 6), toBPM: DecimalText($0.toMicroBPM, decimalPlaces: 6),
                             over: $0.over)
                     })
             },
             phases: timeline.phases.map {
                 CueSheet.Phase(
                     index: $0.index, segment: v11 ? $0.segment : nil, cycle: $0.cycle, kind: $0.kind, label: $0.label,
-                    length: v11 ? DecimalText($0.length.description) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
+                    length: v11 ? DecimalText($0.length.nanoseconds, decimalPlaces: 9) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
                     sampleRate: rate)
             },
             cues: timeline.cues.map {

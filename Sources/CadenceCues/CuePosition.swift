@@ -11,7 +11,7 @@ public struct CuePosition: Sendable, Equatable {
 
     /// The section holding `frame`, or nil at the end of the file (and in a gap between sections).
     public var section: CueSheet.Section?
-    /// The section's kind.
+    /// `section`'s kind, or nil when there is no section.
     public var sectionKind: CueSheet.SectionKind?
     /// The phase holding `frame`, or nil outside the practice (in the intro, the outro, at the end).
     /// A boundary frame belongs to the phase that starts there.

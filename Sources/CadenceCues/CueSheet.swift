@@ -1,26 +1,48 @@
-/// A cue sheet (cues-v1): the phases of a rendered track in frames, for players.
+/// A cue sheet (cues-v1, with cues-v1.1's additions): the sections, phases, cues and voice prompts
+/// of a rendered track in frames, for players.
 ///
-/// Frames are the truth; every time in seconds is `frame / sample_rate`.
+/// Frames are the truth; every time in seconds is `frame / sample_rate`, kept as written.
+/// Frame spans are half-open, `startFrame..<endFrame`, counted from 0 at the file's first frame.
 /// This module has no C dependencies so that player apps (iOS, macOS) can use it.
 /// Its JSON is read by `decode(from:)` and written by `jsonText()`, both through the key
 /// enums of CueSheetKeys.swift (`CueSheet.Key`, `Audio.Key`, …), where each key is named once.
+/// To look playback positions up in it, build a `CueTimeline`.
 public struct CueSheet: Sendable, Equatable {
+    /// Always `session-cues` (`formatName`): `validate()` refuses any other value.
     public var format: String = "session-cues"
-    /// The major version (1).
+    /// The major version: 1 (`supportedVersion`); `validate()` refuses any other.
     public var version: Int = 1
     /// The minor version: 0 for a cues-v1 sheet (written `1`), 1 for one with cues-v1.1 keys (written `1.1`).
     public var minorVersion: Int = 0
+    /// The track's id, as in its recipe and the catalog (`box-breathing-5m`).
     public var id: String
+    /// The track's title, to show (`Box Breathing`).
     public var title: String
+    /// The track's category (`Focus`), or nil for none (written `null`).
     public var category: String?
+    /// The audio file the sheet belongs to: its name, rate, length in frames, hash and levels.
     public var audio: Audio
+    /// The breathing pattern as the recipe names it: one cycle's phases and lengths.
+    ///
+    /// A program's sheet describes its first segment's pattern here. With a ramp or a program
+    /// the phases played differ from it: `phases` has each one as played.
     public var pattern: PatternInfo
+    /// The intro, the practice and the outro as frame spans, in that order; a section of zero
+    /// length may be left out. A program (cues-v1.1) has one practice section per segment.
     public var sections: [Section]
+    /// Every phase played, in order: together they cover the practice with no gap and no overlap
+    /// (each one's `endFrame` is the next one's `startFrame`).
     public var phases: [Phase]
+    /// The sounds placed on phases (tones, ticks): the frame each starts at and how long it sounds.
     public var cues: [Cue]
     /// The voice prompts in frame order (cues-v1.1); nil in a sheet without the key.
     public var voice: [VoicePrompt]?
 
+    /// Makes a sheet from its parts, as the renderer builds one.
+    ///
+    /// `format` and `version` take their only values; `minorVersion` is 1 when `voice` is given,
+    /// else 0 (set it to 1 for a sheet with other cues-v1.1 keys: segments, ramps, phase lengths).
+    /// Nothing is checked: call `validate()`, or build a `CueTimeline`, before relying on it.
     public init(
         id: String, title: String, category: String?, audio: Audio, pattern: PatternInfo,
         sections: [Section], phases: [Phase], cues: [Cue], voice: [VoicePrompt]? = nil
@@ -37,16 +59,28 @@ public struct CueSheet: Sendable, Equatable {
         self.minorVersion = voice == nil ? 0 : 1
     }
 
+    /// The `audio` object: the file the sheet describes.
     public struct Audio: Sendable, Equatable {
+        /// The audio file's name as written, without a folder (`box-breathing-5m.flac`).
         public var file: String
+        /// Frames per second, in Hz (`48000`): the rate of every frame number in the sheet; above 0.
         public var sampleRate: Int
+        /// The file's channels (2 for stereo); above 0.
         public var channels: Int
+        /// The file's length in frames (a frame holds one sample per channel); not negative.
         public var frames: Int64
+        /// The file's length in seconds, `frames / sampleRate`: `validate()` checks it gives `frames` back.
         public var duration: Double
+        /// The SHA-256 of the audio file's bytes, as hex digits: to tell that the sheet belongs to the file.
         public var sha256: String
+        /// The file's integrated loudness in LUFS (EBU R128; the renderer rounds it to 0.01), or nil (`null`)
+        /// when the sheet has none. Finite: `validate()` refuses NaN and infinities, which JSON cannot hold.
         public var loudnessLUFS: Double?
+        /// The file's true peak in dBTP (rounded to 0.01 by the renderer), or nil (`null`) when the sheet has
+        /// none. Finite, like `loudnessLUFS`.
         public var truePeakDBTP: Double?
 
+        /// Makes the `audio` object; `duration` is computed, `frames / sampleRate`. Nothing is checked.
         public init(
             file: String, sampleRate: Int, channels: Int, frames: Int64, sha256: String,
             loudnessLUFS: Double?, truePeakDBTP: Double?
@@ -62,11 +96,15 @@ public struct CueSheet: Sendable, Equatable {
         }
     }
 
+    /// The `pattern` object: the breathing pattern as the recipe names it.
     public struct PatternInfo: Sendable, Equatable {
+        /// The pattern's name (`Box Breathing`).
         public var name: String
         /// One cycle's exact length in seconds, as a decimal text (`16`, `5.5`).
         public var cycle: DecimalText
+        /// One cycle's phases in order, with their lengths as the recipe gives them.
         public var phases: [PatternPhase]
+        /// Makes the `pattern` object.
         public init(name: String, cycle: DecimalText, phases: [PatternPhase]) {
             self.name = name
             self.cycle = cycle
@@ -74,10 +112,15 @@ public struct CueSheet: Sendable, Equatable {
         }
     }
 
+    /// One phase of `pattern.phases`: its kind, label and length.
     public struct PatternPhase: Sendable, Equatable {
+        /// What the breath does: `inhale`, `hold`, `exhale`, or the recipe's own word (not checked).
         public var kind: String
+        /// The words to show (`Breathe In`).
         public var label: String
+        /// Its exact length in seconds (`4`, `5.5`).
         public var length: DecimalText
+        /// Makes a pattern phase.
         public init(kind: String, label: String, length: DecimalText) {
             self.kind = kind
             self.label = label
@@ -87,7 +130,12 @@ public struct CueSheet: Sendable, Equatable {
 
     /// The kinds of section, in the order they come in a track.
     public enum SectionKind: String, Sendable, CaseIterable, Comparable {
-        case intro, practice, outro
+        /// Before the practice: settling in, without phases.
+        case intro
+        /// The breathing itself, covered by `phases`; a program (cues-v1.1) has one per segment.
+        case practice
+        /// After the practice.
+        case outro
 
         private var order: Int {
             switch self {
@@ -97,22 +145,30 @@ public struct CueSheet: Sendable, Equatable {
             }
         }
 
+        /// Whether `a` comes before `b` in a track: intro, then practice, then outro.
         public static func < (a: SectionKind, b: SectionKind) -> Bool { a.order < b.order }
     }
 
+    /// One of `sections`: a span of the file, in frames, and its kind.
     public struct Section: Sendable, Equatable {
         /// `intro`, `practice` or `outro` (see `SectionKind`).
         public var kind: String
         /// cues-v1.1, on practice sections: the program segment, from 0 (nil in a v1 sheet).
         public var segment: Int?
-        /// cues-v1.1, on practice sections: the segment's name.
+        /// cues-v1.1, on practice sections: the segment's name (a program segment's `label`, or its
+        /// pattern's name); nil in a v1 sheet.
         public var name: String?
+        /// Its first frame, counting from 0 at the start of the file.
         public var startFrame: Int64
+        /// The frame just after its last: the section is `startFrame..<endFrame`, empty when they are equal.
         public var endFrame: Int64
+        /// `startFrame / sampleRate`, in seconds.
         public var start: Double
+        /// `endFrame / sampleRate`, in seconds.
         public var end: Double
         /// cues-v1.1, on a ramped segment's section: the rates it moves between.
         public var ramp: Ramp?
+        /// Makes a section; `start` and `end` are computed from the frames and `sampleRate`. Nothing is checked.
         public init(
             kind: String, segment: Int? = nil, name: String? = nil, startFrame: Int64, endFrame: Int64, sampleRate: Int, ramp: Ramp? = nil
         ) {
@@ -134,8 +190,9 @@ public struct CueSheet: Sendable, Equatable {
         public var fromBPM: DecimalText
         /// The target rate, as the recipe gives it.
         public var toBPM: DecimalText
-        /// The cycles the rate moves over.
+        /// The cycles the rate moves over: from cycle `over` of the segment on, it is `toBPM`.
         public var over: Int
+        /// Makes a ramp.
         public init(fromBPM: DecimalText, toBPM: DecimalText, over: Int) {
             self.fromBPM = fromBPM
             self.toBPM = toBPM
@@ -143,19 +200,31 @@ public struct CueSheet: Sendable, Equatable {
         }
     }
 
+    /// One of `phases`: a phase as played, in frames.
     public struct Phase: Sendable, Equatable {
+        /// Its position in `phases`, from 0.
         public var index: Int
         /// cues-v1.1: the program segment it belongs to, from 0 (nil in a v1 sheet).
         public var segment: Int?
+        /// The breath cycle it belongs to, from 0; it never decreases within a segment.
         public var cycle: Int
+        /// What the breath does: `inhale`, `hold`, `exhale`, the recipe's own word, or `transition`
+        /// between two program segments (cues-v1.1). Not checked.
         public var kind: String
+        /// The words to show (`Breathe In`).
         public var label: String
-        /// cues-v1.1: the phase's own exact length in seconds (nil in a v1 sheet).
+        /// cues-v1.1: the phase's own exact length in seconds (nil in a v1 sheet); with a ramp, it
+        /// differs from the pattern's.
         public var length: DecimalText?
+        /// Its first frame, counting from 0 at the start of the file.
         public var startFrame: Int64
+        /// The frame just after its last, above `startFrame`: the next phase's `startFrame`.
         public var endFrame: Int64
+        /// `startFrame / sampleRate`, in seconds.
         public var start: Double
+        /// `endFrame / sampleRate`, in seconds.
         public var end: Double
+        /// Makes a phase; `start` and `end` are computed from the frames and `sampleRate`. Nothing is checked.
         public init(
             index: Int, segment: Int? = nil, cycle: Int, kind: String, label: String, length: DecimalText? = nil, startFrame: Int64,
             endFrame: Int64, sampleRate: Int
@@ -173,12 +242,19 @@ public struct CueSheet: Sendable, Equatable {
         }
     }
 
+    /// One of `cues`: a sound placed on a phase (a tone, a tick).
     public struct Cue: Sendable, Equatable {
+        /// The cue's name in the recipe (`inhale`, `start`, `tick`).
         public var name: String
+        /// The index in `phases` of the phase it is placed on.
         public var phase: Int
+        /// The frame it starts at, inside the file (`0..<audio.frames`).
         public var frame: Int64
+        /// How many frames it sounds; not negative, and it may last past its phase.
         public var lengthFrames: Int64
+        /// `frame / sampleRate`, in seconds.
         public var time: Double
+        /// Makes a cue; `time` is computed from `frame` and `sampleRate`. Nothing is checked.
         public init(name: String, phase: Int, frame: Int64, lengthFrames: Int64, sampleRate: Int) {
             self.name = name
             self.phase = phase
@@ -196,17 +272,20 @@ public struct CueSheet: Sendable, Equatable {
         public var text: String?
         /// The clip's path in the assets folder; nil for a draft (spoken by the draft voice).
         public var file: String?
+        /// Whether it is a draft: text not recorded yet, spoken by the draft voice (espeak-ng); its `file` is nil.
         public var draft: Bool
         /// The phase it is placed on (prompts placed with `on:`), nil otherwise.
         public var phase: Int?
-        /// Its first frame.
+        /// Its first frame, counting from 0 at the start of the file.
         public var frame: Int64
-        /// How many frames it sounds.
+        /// How many frames it sounds; above 0.
         public var lengthFrames: Int64
+        /// `frame / sampleRate`, in seconds.
         public var time: Double
         /// How far the bed is lowered under it, in dB.
         public var duckDB: Double
 
+        /// Makes a prompt; `time` is computed from `frame` and `sampleRate`. Nothing is checked.
         public init(
             index: Int, text: String?, file: String?, draft: Bool, phase: Int?, frame: Int64, lengthFrames: Int64, duckDB: Double,
             sampleRate: Int

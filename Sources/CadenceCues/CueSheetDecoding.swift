@@ -4,25 +4,33 @@ extension CueSheet {
     /// The value of `format` in every cue sheet.
     public static let formatName = "session-cues"
 
-    /// The major version this reader understands.
+    /// The major version this reader understands: 1.
     ///
-    /// `version` is a JSON number. Any number whose whole part is 1 is accepted (`1`, and
-    /// `1.1` should a writer ever add a minor): version 1 only gains keys, which this reader
-    /// ignores. Any other major version is refused with `CueSheetError.unsupportedVersion`.
-    /// The decoded sheet's `version` is the major version, so a `1.1` sheet writes back as `1`.
+    /// `version` is a JSON number. Any number whose whole part is 1 is accepted: `1` (cues-v1),
+    /// `1.1` (cues-v1.1's keys), and any later 1.x, since version 1 only gains keys and this reader
+    /// ignores those it does not know. Any other major version is refused with
+    /// `CueSheetError.unsupportedVersion`. The decoded sheet's `version` is the major version and
+    /// its `minorVersion` the digits after the point (`1.1` → 1), so the sheet writes back as it was.
     public static let supportedVersion = 1
 
-    /// Reads and validates a cue sheet (cues-v1) from its JSON bytes.
+    /// Reads and validates a cue sheet (cues-v1 or cues-v1.1) from its JSON bytes.
     ///
-    /// In order: the bytes must be JSON; `format` must be `session-cues`; the major
-    /// version must be `supportedVersion`, checked before anything else so a later
-    /// version is reported as such rather than as a missing key; then every key of
-    /// cues-v1 is read with its type (integers must be whole numbers, times finite
-    /// numbers; `category`, `loudness_lufs` and `true_peak_dbtp` may be null or absent);
-    /// keys not in cues-v1 are ignored wherever they are; last, `validate()`.
+    /// This is the entry point: `CueSheet` is not `Decodable`, and needs no `JSONDecoder`.
+    /// In order: the bytes must be JSON (UTF-8, strict RFC 8259; a byte order mark is skipped);
+    /// `format` must be `session-cues`; the major version must be `supportedVersion`, checked
+    /// before anything else so a later version is reported as such rather than as a missing key;
+    /// then every key of cues-v1 and cues-v1.1 is read with its type (integers must be whole
+    /// numbers, `4.8e5` and `480000.0` included; times finite numbers; `category`,
+    /// `loudness_lufs` and `true_peak_dbtp` may be null or absent, and so may every cues-v1.1
+    /// key); keys it does not know are ignored wherever they are; last, `validate()`.
     ///
     /// Times in seconds are kept as written and pattern lengths as exact decimals, so
-    /// `jsonText()` of a sheet the renderer wrote gives back its bytes exactly.
+    /// `jsonText()` of a sheet the renderer wrote gives back its bytes exactly. O(n) in the
+    /// size of the document.
+    ///
+    /// - Throws: `CueSheetError`: `.malformed` (with a 1-based line and column) for bytes that are
+    ///   not JSON, `.notACueSheet`, `.unsupportedVersion`, `.missingKey` and `.typeMismatch`
+    ///   while reading, and whatever `validate()` finds.
     public static func decode(from data: Data) throws(CueSheetError) -> CueSheet {
         let root = try JSONObjectReader(try JSONParser.parse([UInt8](data)), path: "")
         let format = try root.string(Key.format)
@@ -33,7 +41,9 @@ extension CueSheet {
         return sheet
     }
 
-    /// Reads and validates a cue sheet from JSON text; see `decode(from:)` for data.
+    /// Reads and validates a cue sheet from JSON text: `decode(from: Data(text.utf8))`.
+    ///
+    /// - Throws: `CueSheetError`, as `decode(from:)` for data.
     public static func decode(from text: String) throws(CueSheetError) -> CueSheet {
         try decode(from: Data(text.utf8))
     }

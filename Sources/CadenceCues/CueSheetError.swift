@@ -34,9 +34,12 @@ public enum CueSheetError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A phase (by index) or a section (by kind), as named in messages about order, overlaps and gaps.
     public enum Span: Sendable, Equatable, CustomStringConvertible {
+        /// A phase, by its index in `phases` (from 0).
         case phase(Int)
+        /// A section, by its kind (`intro`, `practice`, `outro`).
         case section(String)
 
+        /// `phase 3`, `section intro`: as messages name it.
         public var description: String {
             switch self {
             case .phase(let i): "phase \(i)"
@@ -45,6 +48,7 @@ public enum CueSheetError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The whole message, one line: the path first when there is one (`phases[3].start_frame: …`).
     public var description: String {
         switch self {
         case .malformed(let reason, let line, let column):
@@ -87,5 +91,6 @@ public enum CueSheetError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension CueSheetError: LocalizedError {
+    /// `description`, so that `localizedDescription` is the message.
     public var errorDescription: String? { description }
 }

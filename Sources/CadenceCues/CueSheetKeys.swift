@@ -8,7 +8,26 @@
 extension CueSheet {
     /// The keys of the document.
     public enum Key: String, CaseIterable, Sendable {
-        case format, version, id, title, category, audio, pattern, sections, phases, cues
+        /// `format`: always `session-cues`.
+        case format
+        /// `version`: `1`, or `1.1` for a sheet with cues-v1.1 keys.
+        case version
+        /// `id`: the track's id.
+        case id
+        /// `title`: the track's title.
+        case title
+        /// `category`: the track's category, or `null`.
+        case category
+        /// `audio`: the audio file (`CueSheet.Audio.Key`).
+        case audio
+        /// `pattern`: the breathing pattern (`CueSheet.PatternInfo.Key`).
+        case pattern
+        /// `sections`: the intro, practice and outro (`CueSheet.Section.Key`).
+        case sections
+        /// `phases`: every phase played (`CueSheet.Phase.Key`).
+        case phases
+        /// `cues`: the sounds placed on phases (`CueSheet.Cue.Key`).
+        case cues
         /// cues-v1.1: the voice prompts (absent from a sheet without any).
         case voice
     }
@@ -17,10 +36,21 @@ extension CueSheet {
 extension CueSheet.Audio {
     /// The keys of `audio`.
     public enum Key: String, CaseIterable, Sendable {
+        /// `file`: the audio file's name.
         case file
+        /// `sample_rate`: frames per second.
         case sampleRate = "sample_rate"
-        case channels, frames, duration, sha256
+        /// `channels`: the file's channels.
+        case channels
+        /// `frames`: the file's length in frames.
+        case frames
+        /// `duration`: the file's length in seconds.
+        case duration
+        /// `sha256`: the hash of the file's bytes.
+        case sha256
+        /// `loudness_lufs`: the integrated loudness, or `null`.
         case loudnessLUFS = "loudness_lufs"
+        /// `true_peak_dbtp`: the true peak, or `null`.
         case truePeakDBTP = "true_peak_dbtp"
     }
 }
@@ -28,27 +58,45 @@ extension CueSheet.Audio {
 extension CueSheet.PatternInfo {
     /// The keys of `pattern`.
     public enum Key: String, CaseIterable, Sendable {
-        case name, cycle, phases
+        /// `name`: the pattern's name.
+        case name
+        /// `cycle`: one cycle's length in seconds.
+        case cycle
+        /// `phases`: the pattern's phases (`CueSheet.PatternPhase.Key`).
+        case phases
     }
 }
 
 extension CueSheet.PatternPhase {
     /// The keys of one of `pattern.phases`.
     public enum Key: String, CaseIterable, Sendable {
-        case kind, label, length
+        /// `kind`: what the breath does.
+        case kind
+        /// `label`: the words to show.
+        case label
+        /// `length`: the phase's length in seconds.
+        case length
     }
 }
 
 extension CueSheet.Section {
     /// The keys of one of `sections`.
     public enum Key: String, CaseIterable, Sendable {
+        /// `kind`: `intro`, `practice` or `outro`.
         case kind
-        /// cues-v1.1, practice sections only: the program segment (from 0) and its name.
-        case segment, name
+        /// cues-v1.1, practice sections only: the program segment, from 0.
+        case segment
+        /// cues-v1.1, practice sections only: the segment's name.
+        case name
+        /// `start_frame`: the section's first frame.
         case startFrame = "start_frame"
+        /// `end_frame`: the frame after its last.
         case endFrame = "end_frame"
-        case start, end
-        /// cues-v1.1, ramped practice sections only.
+        /// `start`: `start_frame` in seconds.
+        case start
+        /// `end`: `end_frame` in seconds.
+        case end
+        /// cues-v1.1, ramped practice sections only (`CueSheet.Ramp.Key`).
         case ramp
     }
 }
@@ -56,8 +104,11 @@ extension CueSheet.Section {
 extension CueSheet.Ramp {
     /// The keys of a section's `ramp` (cues-v1.1).
     public enum Key: String, CaseIterable, Sendable {
+        /// `from_bpm`: the rate the ramp starts from, in breaths a minute.
         case fromBPM = "from_bpm"
+        /// `to_bpm`: the rate it reaches, in breaths a minute.
         case toBPM = "to_bpm"
+        /// `over`: the cycles it takes.
         case over
     }
 }
@@ -65,19 +116,41 @@ extension CueSheet.Ramp {
 extension CueSheet.Phase {
     /// The keys of one of `phases`.
     public enum Key: String, CaseIterable, Sendable {
-        /// `segment` (cues-v1.1) comes after `index`, and the phase's own `length` after `label`.
-        case index, segment, cycle, kind, label, length
+        /// `index`: the phase's position in `phases`.
+        case index
+        /// cues-v1.1: the program segment, written after `index`.
+        case segment
+        /// `cycle`: the breath cycle, from 0.
+        case cycle
+        /// `kind`: what the breath does.
+        case kind
+        /// `label`: the words to show.
+        case label
+        /// cues-v1.1: the phase's own length in seconds, written after `label`.
+        case length
+        /// `start_frame`: the phase's first frame.
         case startFrame = "start_frame"
+        /// `end_frame`: the frame after its last.
         case endFrame = "end_frame"
-        case start, end
+        /// `start`: `start_frame` in seconds.
+        case start
+        /// `end`: `end_frame` in seconds.
+        case end
     }
 }
 
 extension CueSheet.Cue {
     /// The keys of one of `cues`.
     public enum Key: String, CaseIterable, Sendable {
-        case name, phase, frame
+        /// `name`: the cue's name.
+        case name
+        /// `phase`: the index of the phase it is placed on.
+        case phase
+        /// `frame`: the frame it starts at.
+        case frame
+        /// `length_frames`: how many frames it sounds.
         case lengthFrames = "length_frames"
+        /// `time`: `frame` in seconds.
         case time
     }
 }
@@ -85,9 +158,23 @@ extension CueSheet.Cue {
 extension CueSheet.VoicePrompt {
     /// The keys of one of `voice` (cues-v1.1); `phase` only for prompts placed on a phase.
     public enum Key: String, CaseIterable, Sendable {
-        case index, text, file, draft, phase, frame
+        /// `index`: the prompt's position in `voice`.
+        case index
+        /// `text`: what it says, or `null`.
+        case text
+        /// `file`: the clip's path in the assets folder, or `null` for a draft.
+        case file
+        /// `draft`: whether the draft voice speaks it.
+        case draft
+        /// `phase`: the phase it is placed on, only for prompts placed with `on:`.
+        case phase
+        /// `frame`: its first frame.
+        case frame
+        /// `length_frames`: how many frames it sounds.
         case lengthFrames = "length_frames"
+        /// `time`: `frame` in seconds.
         case time
+        /// `duck_db`: how far the bed is lowered under it, in dB.
         case duckDB = "duck_db"
     }
 }

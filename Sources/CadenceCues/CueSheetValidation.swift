@@ -1,19 +1,30 @@
 extension CueSheet {
     /// Checks what a player relies on, throwing the first problem found.
     ///
-    /// - `format` and `version`; `audio.sample_rate` and `channels` > 0, `frames` ≥ 0.
+    /// - `format` and `version`; `audio.sample_rate` and `channels` > 0, `frames` ≥ 0;
+    ///   `loudness_lufs` and `true_peak_dbtp` finite or nil (JSON has no NaN or infinity).
     /// - Every time in seconds gives its frame back by `floor(t × rate + 1/2)` (`duration`: `frames`).
-    /// - Sections: kinds `intro`, `practice`, `outro`, each at most once and in that order, inside
-    ///   `0…frames`, not overlapping (they may be of zero length; gaps between them are allowed).
+    /// - Sections: kinds `intro`, `practice`, `outro`, in that order, inside `0…frames`, not
+    ///   overlapping (they may be of zero length; gaps between them are allowed); each kind at most
+    ///   once, except a program's practice sections (cues-v1.1), which follow each other with
+    ///   `segment` counting up by 1.
     /// - Phases: each `end_frame` > `start_frame`, sorted by start, `index` equal to the position,
-    ///   `cycle` ≥ 0 and never decreasing, and together they tile the practice section exactly:
-    ///   no gap, no overlap, nothing outside it. Phases need a practice section, and a practice
-    ///   section of any length needs phases.
+    ///   `cycle` ≥ 0 and never decreasing within a segment, and together they tile the practice
+    ///   exactly: no gap, no overlap, nothing outside it. Phases need a practice section, and a
+    ///   practice section of any length needs phases.
     /// - Cues: `frame` inside the file (`0..<frames`), `phase` a phase index, `length_frames` ≥ 0.
-    /// - cues-v1.1: `segment` ≥ 0, a phase's the same as its practice section's; a phase's `length`
-    ///   above 0; `voice` in frame order without overlaps, inside the file, and no `file` for a draft.
+    /// - cues-v1.1: `segment` ≥ 0, a phase's that of the practice section holding it; a phase's
+    ///   `length` above 0; `voice` with `index` its position, in frame order without overlaps,
+    ///   each inside the file with `length_frames` > 0, `phase` a phase index, `duck_db` finite and
+    ///   ≥ 0, and no `file` for a draft.
     ///
-    /// `decode(from:)` runs this; call it on a sheet built in memory before looking things up in it.
+    /// O(n) in the sheet's sections, phases, cues and prompts (and the practice sections of a
+    /// program). `decode(from:)` and `CueTimeline.init(_:)` run this; call it on a sheet built in
+    /// memory before writing it or looking things up in it.
+    ///
+    /// - Throws: `CueSheetError`: `.notACueSheet`, `.unsupportedVersion`, `.invalidValue`,
+    ///   `.timeMismatch`, `.unsorted`, `.overlap`, `.gap` or `.outOfRange`, with the path of the
+    ///   offending key.
     public func validate() throws(CueSheetError) {
         guard format == Self.formatName else { throw .notACueSheet(format: format) }
         guard version == Self.supportedVersion else { throw .unsupportedVersion(String(version)) }

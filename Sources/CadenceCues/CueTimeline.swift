@@ -20,7 +20,9 @@ public struct CueTimeline: Sendable {
     /// Each phase's start frame, for the binary search.
     private let phaseStarts: [Int64]
 
-    /// Validates `sheet` (see `CueSheet.validate()`) and prepares the lookup.
+    /// Validates `sheet` (see `CueSheet.validate()`) and prepares the lookup, in O(n) of its phases.
+    ///
+    /// - Throws: the first problem `validate()` finds, as a `CueSheetError`.
     public init(_ sheet: CueSheet) throws(CueSheetError) {
         try sheet.validate()
         self.sheet = sheet
@@ -46,7 +48,7 @@ public struct CueTimeline: Sendable {
         return min(max(frame, 0), frames)
     }
 
-    /// `frame / sample_rate`, in seconds.
+    /// `frame / sample_rate`, in seconds (not clamped: any frame gives its time).
     public func time(atFrame frame: Int64) -> Double {
         FrameTime.time(atFrame: frame, sampleRate: sampleRate)
     }
@@ -85,9 +87,14 @@ public struct CueTimeline: Sendable {
     public func prompt(atTime seconds: Double) -> CueSheet.VoicePrompt? { prompt(atFrame: frame(atTime: seconds)) }
 
     /// The practice sections, one per program segment (cues-v1.1), in order: one for a sheet without a program.
+    ///
+    /// Computed on each call, O(n) in the sections (at most a few dozen).
     public var segments: [CueSheet.Section] { sheet.sections.filter { $0.kind == CueSheet.SectionKind.practice.rawValue } }
 
     /// The practice section of the segment playing at `seconds`, or nil outside the practice.
+    ///
+    /// `seconds` becomes a frame by `frame(atTime:)` (clamped); the segment is `section.segment`
+    /// (nil in a v1 sheet, whose one practice section is segment 0). O(n) in the sections.
     public func segment(atTime seconds: Double) -> CueSheet.Section? {
         let frame = frame(atTime: seconds)
         return segments.first { $0.startFrame <= frame && frame < $0.endFrame }

@@ -89,7 +89,7 @@ package struct JSONObjectReader {
     func decimal(_ key: some JSONKey) throws(CueSheetError) -> DecimalText {
         let value = try required(key)
         guard case .number(let text) = value, let exact = ExactDecimal(text) else { throw mismatch(key, "a number", value) }
-        return DecimalText(exact.plainText)
+        return DecimalText(exact)
     }
 
     package func object(_ key: some JSONKey) throws(CueSheetError) -> JSONObjectReader {

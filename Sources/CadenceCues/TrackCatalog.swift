@@ -84,7 +84,7 @@ public struct TrackCatalog: Sendable, Equatable {
         self.sections = Self.sections(of: tracks)
     }
 
-    /// The track with this id, if there is one.
+    /// The track with this id, if there is one. O(n) in the tracks.
     public func track(id: String) -> Track? { tracks.first { $0.id == id } }
 
     /// The header of the section of tracks without a category, the last section.
@@ -92,8 +92,11 @@ public struct TrackCatalog: Sendable, Equatable {
 
     /// One track of the catalog.
     public struct Track: Sendable, Hashable, Identifiable {
+        /// The track's id, unique in the catalog and not empty (`box-breathing-5m`).
         public var id: String
+        /// The title to show.
         public var title: String
+        /// The track's category (`Focus`), or nil for none: listed under `TrackCatalog.uncategorized`.
         public var category: String?
         /// The audio's length in seconds (its frames / its sample rate).
         public var duration: Double
@@ -103,6 +106,7 @@ public struct TrackCatalog: Sendable, Equatable {
         public var cues: String
         /// Sidecar files' names (`<id>.vtt` captions, `<id>.chapters.json`, `<id>.svg`); empty when the catalog lists none.
         public var sidecars: [String]
+        /// Whether the track is premium, as the recipe says: for the app to gate.
         public var premium: Bool
         /// Where the track goes in its category: lower first; nil after every number.
         public var sortOrder: Int?
@@ -113,6 +117,7 @@ public struct TrackCatalog: Sendable, Equatable {
         /// The audio file's size in bytes.
         public var bytes: Int64
 
+        /// Makes a track. Nothing is checked (`decode(from:)` checks what it reads).
         public init(
             id: String, title: String, category: String?, duration: Double, file: String, cues: String, sidecars: [String] = [],
             premium: Bool, sortOrder: Int?, delivery: Delivery, sha256: String, bytes: Int64
@@ -141,15 +146,20 @@ public struct TrackCatalog: Sendable, Equatable {
     /// `delivery` (recipe-v1.1 § Catalog delivery): inside the app, or fetched by the app when needed.
     /// A catalog older than catalog delivery has none: its tracks are bundled.
     public enum Delivery: String, Sendable, CaseIterable {
+        /// `bundled`: shipped inside the app, beside `catalog.json`.
         case bundled
+        /// `on-demand`: fetched by the app when needed (`sha256` and `bytes` let it check the download).
         case onDemand = "on-demand"
     }
 
     /// `bundle`: the bundled tracks' total audio bytes and `--bundle-budget`, if the render had one.
     public struct BundleInfo: Sendable, Equatable {
+        /// The total audio bytes of the tracks whose delivery is `bundled`.
         public var bytes: Int64
+        /// The render's `--bundle-budget` in bytes, or nil when it had none.
         public var budget: Int64?
 
+        /// Makes the bundle's figures.
         public init(bytes: Int64, budget: Int64?) {
             self.bytes = bytes
             self.budget = budget
@@ -162,6 +172,7 @@ public struct TrackCatalog: Sendable, Equatable {
         public var category: String?
         /// The header to show: the category, or `TrackCatalog.uncategorized`.
         public var title: String
+        /// Its tracks in the order a list shows them (see `TrackCatalog.sections(of:)`).
         public var tracks: [Track]
         /// The category (nil for the uncategorized section): unique within a catalog.
         public var id: String? { category }

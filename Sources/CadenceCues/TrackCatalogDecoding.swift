@@ -28,6 +28,9 @@ extension TrackCatalog {
     /// Keys it does not know are ignored, wherever they are, and so are the renderer's own
     /// (`frames`, `sample_rate`, the levels and `fingerprint`: the cue sheet has the audio's exact
     /// frames; `shard`: a shard's catalog reads as the tracks it holds).
+    ///
+    /// - Throws: `TrackCatalogError`: `.malformed` (with a 1-based line and column),
+    ///   `.notACatalog`, `.unsupportedVersion`, `.missingKey`, `.typeMismatch`, `.invalidValue`.
     public static func decode(from data: Data) throws(TrackCatalogError) -> TrackCatalog {
         let root = try reading { () throws(CueSheetError) in try JSONObjectReader(try JSONParser.parse([UInt8](data)), path: "") }
         let format = try reading { () throws(CueSheetError) in try root.string(Key.format) }
@@ -37,7 +40,9 @@ extension TrackCatalog {
         return try reading { () throws(CueSheetError) in try TrackCatalog(reading: root) }
     }
 
-    /// Reads a catalog from JSON text; see `decode(from:)` for data.
+    /// Reads a catalog from JSON text: `decode(from: Data(text.utf8))`.
+    ///
+    /// - Throws: `TrackCatalogError`, as `decode(from:)` for data.
     public static func decode(from text: String) throws(TrackCatalogError) -> TrackCatalog {
         try decode(from: Data(text.utf8))
     }

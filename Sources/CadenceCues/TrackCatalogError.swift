@@ -21,6 +21,7 @@ public enum TrackCatalogError: Error, Sendable, Equatable, CustomStringConvertib
     /// a `bundle.bytes` that is not the bundled tracks' total.
     case invalidValue(path: String, reason: String)
 
+    /// The whole message, one line: the path first when there is one (`tracks[3].premium: …`).
     public var description: String {
         switch self {
         case .malformed(let reason, let line, let column):
@@ -53,5 +54,6 @@ public enum TrackCatalogError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension TrackCatalogError: LocalizedError {
+    /// `description`, so that `localizedDescription` is the message.
     public var errorDescription: String? { description }
 }

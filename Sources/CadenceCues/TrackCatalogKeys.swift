@@ -9,29 +9,71 @@
 extension TrackCatalog {
     /// The keys of the document.
     public enum Key: String, CaseIterable, Sendable {
-        case format, version, shard, bundle, tracks
+        /// `format`: always `cadence-catalog`.
+        case format
+        /// `version`: the catalog's version (`1`).
+        case version
+        /// `shard`: which part of a sharded render this is (`ShardKey`); only in a shard's catalog.
+        case shard
+        /// `bundle`: the bundled tracks' bytes and budget (`BundleKey`).
+        case bundle
+        /// `tracks`: every track, by id (`TrackKey`).
+        case tracks
     }
 
     /// The keys of `bundle`: the bundled tracks' audio bytes and the budget they were held to.
     public enum BundleKey: String, CaseIterable, Sendable {
-        case bytes, budget
+        /// `bytes`: the bundled tracks' total audio bytes.
+        case bytes
+        /// `budget`: the render's `--bundle-budget` in bytes, or `null`.
+        case budget
     }
 
     /// The keys of `shard`, written only by a render of one shard (`render --shard K/N`).
     public enum ShardKey: String, CaseIterable, Sendable {
-        case index, count, catalog
+        /// `index`: this shard's number K of `--shard K/N`, from 1.
+        case index
+        /// `count`: the number of shards, N.
+        case count
+        /// `catalog`: the ids of the whole catalog, every shard's tracks.
+        case catalog
     }
 
     /// The keys of a track; the renderer leaves `sidecars` out of a track without the list.
     public enum TrackKey: String, CaseIterable, Sendable {
-        case id, title, category, duration, file, cues, sidecars, premium
+        /// `id`: the track's id.
+        case id
+        /// `title`: the track's title.
+        case title
+        /// `category`: its category, or `null`.
+        case category
+        /// `duration`: its length in seconds.
+        case duration
+        /// `file`: the audio file's name.
+        case file
+        /// `cues`: the cue sheet's name.
+        case cues
+        /// `sidecars`: the sidecar files' names.
+        case sidecars
+        /// `premium`: whether the track is premium.
+        case premium
+        /// `sort_order`: its place in its category, or `null`.
         case sortOrder = "sort_order"
+        /// `delivery`: `bundled` or `on-demand`.
         case delivery
+        /// `frames`: the audio's length in frames (the renderer's; the app reads the cue sheet's).
         case frames
+        /// `sample_rate`: the audio's rate in Hz (the renderer's).
         case sampleRate = "sample_rate"
-        case sha256, bytes
+        /// `sha256`: the hash of the audio file's bytes.
+        case sha256
+        /// `bytes`: the audio file's size.
+        case bytes
+        /// `loudness_lufs`: the audio's loudness (the renderer's).
         case loudnessLUFS = "loudness_lufs"
+        /// `true_peak_dbtp`: the audio's true peak (the renderer's).
         case truePeakDBTP = "true_peak_dbtp"
+        /// `fingerprint`: what the track was rendered from, so the renderer knows when to render it again.
         case fingerprint
     }
 }

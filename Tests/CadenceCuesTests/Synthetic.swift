@@ -62,8 +62,8 @@ enum Synthetic {
             file: "synthetic.flac", sampleRate: rate, channels: 2, frames: frame(total, rate: rate),
             sha256: String(repeating: "0", count: 64), loudnessLUFS: -16, truePeakDBTP: nil)
         let info = CueSheet.PatternInfo(
-            name: "Synthetic", cycle: DecimalText(decimal(cycle)),
-            phases: pattern.map { CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText(decimal($0.nanoseconds))) })
+            name: "Synthetic", cycle: DecimalText(cycle, decimalPlaces: 9),
+            phases: pattern.map { CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.nanoseconds, decimalPlaces: 9)) })
         return CueSheet(
             id: "synthetic", title: "Synthetic", category: nil, audio: audio, pattern: info, sections: sections, phases: phases,
             cues: cues)

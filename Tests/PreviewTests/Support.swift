@@ -93,8 +93,8 @@ func testSheet(
             file: "\(id).wav", sampleRate: rate, channels: 2, frames: frames, sha256: String(repeating: "0", count: 64),
             loudnessLUFS: -16, truePeakDBTP: -1),
         pattern: .init(
-            name: "Box", cycle: DecimalText(String(cycleSeconds)),
-            phases: pattern.map { .init(kind: $0.kind, label: $0.label, length: DecimalText(String($0.seconds))) }),
+            name: "Box", cycle: DecimalText(Int64(cycleSeconds), decimalPlaces: 0),
+            phases: pattern.map { .init(kind: $0.kind, label: $0.label, length: DecimalText(Int64($0.seconds), decimalPlaces: 0)) }),
         sections: sections, phases: phases, cues: cues)
 }
 

@@ -40,7 +40,8 @@ import Testing
         #expect(practice.map(\.startFrame) == [f(2), f(27)])
         #expect(practice.map(\.endFrame) == [f(27), f(43)])
         // r0 = 60 / 11 s = 5.454545… bpm (6 decimals), r1 = 6, over 1
-        #expect(practice[0].ramp == CueSheet.Ramp(fromBPM: DecimalText("5.454545"), toBPM: DecimalText("6"), over: 1))
+        #expect(
+            practice[0].ramp == CueSheet.Ramp(fromBPM: DecimalText(5_454_545, decimalPlaces: 6), toBPM: DecimalText(6, decimalPlaces: 0), over: 1))
         #expect(practice[1].ramp == nil)
         // cycle 0 at 5.5 + 5.5 s, cycle 1 at the target: 5.5 × (60/11) / 6 = 5 s each; 25 − 21 = 4 s transition
         #expect(sheet.phases.map(\.kind) == ["inhale", "exhale", "inhale", "exhale", "transition", "inhale", "hold", "exhale", "hold"])

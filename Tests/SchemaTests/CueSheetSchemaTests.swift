@@ -12,10 +12,10 @@ enum CueSheetFixture {
             file: "fixture.wav", sampleRate: rate, channels: 1, frames: 48000,
             sha256: String(repeating: "0123456789abcdef", count: 4), loudnessLUFS: -16.02, truePeakDBTP: -1.31)
         let pattern = CueSheet.PatternInfo(
-            name: "Fixture", cycle: DecimalText("2"),
+            name: "Fixture", cycle: DecimalText(2, decimalPlaces: 0),
             phases: [
-                CueSheet.PatternPhase(kind: "inhale", label: "Breathe In", length: DecimalText("1")),
-                CueSheet.PatternPhase(kind: "exhale", label: "Breathe Out", length: DecimalText("1")),
+                CueSheet.PatternPhase(kind: "inhale", label: "Breathe In", length: DecimalText(1, decimalPlaces: 0)),
+                CueSheet.PatternPhase(kind: "exhale", label: "Breathe Out", length: DecimalText(1, decimalPlaces: 0)),
             ])
         let sections = [
             CueSheet.Section(kind: "intro", startFrame: 0, endFrame: 8000, sampleRate: rate),
@@ -48,7 +48,8 @@ enum CueSheetFixture {
             section.kind == "practice"
                 ? CueSheet.Section(
                     kind: section.kind, segment: 0, name: "Fixture", startFrame: section.startFrame, endFrame: section.endFrame,
-                    sampleRate: rate, ramp: CueSheet.Ramp(fromBPM: DecimalText("30"), toBPM: DecimalText("27.5"), over: 1))
+                    sampleRate: rate,
+                    ramp: CueSheet.Ramp(fromBPM: DecimalText(30, decimalPlaces: 0), toBPM: DecimalText(275, decimalPlaces: 1), over: 1))
                 : section
         }
         let phases = plain.phases.map { phase in
@@ -241,7 +242,10 @@ struct CueSheetSchemaTests {
             #expect(sheet.minorVersion == 1)
             let practice = sheet.sections.filter { $0.kind == "practice" }
             #expect(practice.map(\.segment) == [0, 1] && practice.map(\.name) == ["Slow down", "Box Breathing"], "\(practice)")
-            #expect(practice.first?.ramp == CueSheet.Ramp(fromBPM: DecimalText("5.454545"), toBPM: DecimalText("4.5"), over: 2), "\(practice)")
+            #expect(
+                practice.first?.ramp
+                    == CueSheet.Ramp(fromBPM: DecimalText(5_454_545, decimalPlaces: 6), toBPM: DecimalText(45, decimalPlaces: 1), over: 2),
+                "\(practice)")
             #expect(practice.last?.ramp == nil)
             #expect(sheet.phases.last?.kind == "transition" && sheet.phases.last?.segment == 1)
             #expect(sheet.cues.contains { $0.name == "tick" })

@@ -29,7 +29,8 @@ func makeSheet(
         file: "x.flac", sampleRate: rate, channels: 2, frames: total, sha256: String(repeating: "0", count: 64),
         loudnessLUFS: -16, truePeakDBTP: -1)
     let info = CueSheet.PatternInfo(
-        name: name, cycle: DecimalText("16"), phases: pattern.map { .init(kind: $0.kind, label: $0.label, length: DecimalText("4")) })
+        name: name, cycle: DecimalText(16, decimalPlaces: 0),
+        phases: pattern.map { .init(kind: $0.kind, label: $0.label, length: DecimalText(4, decimalPlaces: 0)) })
     let cues = phases.map { CueSheet.Cue(name: $0.kind, phase: $0.index, frame: $0.startFrame, lengthFrames: 100, sampleRate: rate) }
     return CueSheet(id: "x", title: title, category: "Focus", audio: audio, pattern: info, sections: sections, phases: phases, cues: cues)
 }

@@ -23,8 +23,10 @@ enum CueSheetBuilder {
             loudnessLUFS: loudness.map(round2), truePeakDBTP: truePeak.map(round2))
         // a program's sheet describes its first segment's pattern here; each section names its own segment
         let pattern = CueSheet.PatternInfo(
-            name: recipe.pattern.name, cycle: DecimalText(recipe.pattern.cycle.description),
-            phases: recipe.pattern.phases.map { CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.description)) })
+            name: recipe.pattern.name, cycle: DecimalText(recipe.pattern.cycle.nanoseconds, decimalPlaces: 9),
+            phases: recipe.pattern.phases.map {
+                CueSheet.PatternPhase(kind: $0.kind, label: $0.label, length: DecimalText($0.length.nanoseconds, decimalPlaces: 9))
+            })
         let sections = timeline.sections.map { section in
             let practice = v11 && section.kind == .practice
             return CueSheet.Section(
@@ -32,14 +34,14 @@ enum CueSheetBuilder {
                 startFrame: section.startFrame, endFrame: section.endFrame, sampleRate: rate,
                 ramp: section.ramp.map {
                     CueSheet.Ramp(
-                        fromBPM: DecimalText(Ramp.text(microBPM: $0.fromMicroBPM)), toBPM: DecimalText(Ramp.text(microBPM: $0.toMicroBPM)),
+                        fromBPM: DecimalText($0.fromMicroBPM, decimalPlaces: 6), toBPM: DecimalText($0.toMicroBPM, decimalPlaces: 6),
                         over: $0.over)
                 })
         }
         let phases = timeline.phases.map {
             CueSheet.Phase(
                 index: $0.index, segment: v11 ? $0.segment : nil, cycle: $0.cycle, kind: $0.kind, label: $0.label,
-                length: v11 ? DecimalText($0.length.description) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
+                length: v11 ? DecimalText($0.length.nanoseconds, decimalPlaces: 9) : nil, startFrame: $0.startFrame, endFrame: $0.endFrame,
                 sampleRate: rate)
         }
         let voice = recipe.voice.map { voice in
