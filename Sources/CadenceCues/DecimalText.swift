@@ -36,8 +36,7 @@ public struct DecimalText: Sendable, Equatable, CustomStringConvertible {
     /// Every value of the arguments is a number, so this never fails: for exact lengths held as
     /// integer counts (nanoseconds, micro-breaths a minute).
     public init(_ units: Int64, decimalPlaces: UInt8) {
-        // "<units>e-<places>" is always a JSON number with an exponent within ExactDecimal's limit
-        self.init(ExactDecimal("\(units)e-\(decimalPlaces)")!)
+        self.init(ExactDecimal(units: units, places: decimalPlaces))
     }
 
     /// An exact decimal already read (by the JSON reader or `init(_:)`), in its plain form.

@@ -12,6 +12,19 @@ struct ExactDecimal: Equatable {
     /// Exponents beyond this are refused: no cue sheet number comes near, and the text stays small.
     static let exponentLimit = 10_000
 
+    /// `units × 10^−places`, exactly.
+    init(units: Int64, places: UInt8) {
+        var digits = Array(String(units.magnitude).utf8)
+        var exponent = -Int(places)
+        while digits.last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        self.negative = units < 0
+        self.digits = digits
+        self.exponent = digits.isEmpty ? 0 : exponent
+    }
+
     /// Reads a number in JSON syntax; nil if it is not one or its exponent is beyond `exponentLimit`.
     init?(_ text: String) {
         var negative = false
