@@ -50,7 +50,8 @@ import Testing
         arguments: [(Int64(100), Int64(50), Int64(1000)), (1, 1, 10), (0, 200, 1000), (300, 0, 1000), (500, 500, 1000)])
     func gains(fadeIn: Int64, fadeOut: Int64, total: Int64) {
         let envelope = FadeEnvelope(fadeInFrames: fadeIn, fadeOutFrames: fadeOut, totalFrames: total)
-        #expect(envelope.gain(at: 0) == (fadeIn > 0 ? 0 : (fadeOut >= total ? FadeCurve.fadeIn(total - 1, length: fadeOut) : 1)))
+        // every case fades out over fewer frames than the track holds
+        #expect(envelope.gain(at: 0) == (fadeIn > 0 ? 0 : 1))
         #expect(envelope.gain(at: total - 1) == (fadeOut > 0 ? 0 : 1))
         for frame in 0..<total {
             var expected: Float = 1
