@@ -107,6 +107,7 @@ let package = Package(
         .testTarget(
             name: "RenderTests",
             dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
+        .testTarget(name: "RenderCommandTests", dependencies: ["RenderCommand", "AudioCore", "Recipe"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),

@@ -161,7 +161,8 @@ enum CatalogCommand {
         for failure in failures {
             for diagnostic in failure.diagnostics { printError("\(diagnostic)") }
             let list = DiagnosticList(failure.diagnostics)
-            if list.kind == .noInput || list.kind > kind { kind = list.kind }
+            // no input beats the rest, whichever recipe failed first (as DiagnosticList.kind)
+            if kind != .noInput && (list.kind == .noInput || list.kind > kind) { kind = list.kind }
         }
         return kind
     }
