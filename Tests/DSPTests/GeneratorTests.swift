@@ -107,15 +107,6 @@ import Testing
         #expect(abs(difference - decibels) < 1.5, "\(difference) dB")
     }
 
-    @Test("noises are not periodic, tones are: a tone may start rendering anywhere")
-    func periodic() {
-        let kinds: [NoiseGenerator.Kind] = [
-            .white, .pink, .brown, .drone(hertz: 110), .binaural(carrier: 200, beat: 10), .isochronic(carrier: 200, beat: 10),
-        ]
-        #expect(
-            kinds.map { NoiseGenerator(kind: $0, channels: 2, sampleRate: Self.rate, seed: 1).isPeriodic } == [false, false, false, true, true, true])
-    }
-
     /// The drone by its formula, phases reduced from the frame index in Double.
     static func drone(_ hertz: Double, frame: Int64, channel: Int, channels: Int) -> Double {
         func sine(_ f: Double) -> Double {
