@@ -2,8 +2,10 @@ import Foundation
 
 /// Seeded noise, drone, binaural and isochronic generators for synthesized beds, one stream per channel.
 ///
-/// Each channel has its own generator (decorrelated stereo). Levels are set so
-/// that every kind sits near -18 dBFS RMS before the bed's `gain`.
+/// Each channel has its own generator (decorrelated stereo). Levels before the bed's `gain`,
+/// measured (GeneratorTests pins them): white -18.0, pink -19.9, brown -14.4 dBFS RMS; the
+/// binaural and isochronic tones -18 dBFS RMS. The loudness stage levels the track, so these
+/// only set how the layers of a bed balance.
 public struct NoiseGenerator: Sendable {
     public enum Kind: Sendable, Equatable {
         case white, pink, brown
@@ -14,7 +16,7 @@ public struct NoiseGenerator: Sendable {
         case isochronic(carrier: Double, beat: Double)
     }
 
-    /// The binaural and isochronic sines' amplitudes: each bed near -18 dBFS RMS, like the noises.
+    /// The binaural and isochronic sines' amplitudes: each bed at -18 dBFS RMS, as white noise is.
     /// A sine of amplitude A has RMS A/√2; the isochronic envelope's mean square is 3/8.
     static let binauralAmplitude = 0.125 * 2.0.squareRoot()
     static let isochronicAmplitude = 0.125 / (0.5 * 0.375).squareRoot()
