@@ -97,18 +97,19 @@ let package = Package(
 
         // MARK: - Tests
 
-        /// Temporary folders, tool lookup and the repository root, shared by the end-to-end test targets.
-        .target(name: "TestKit", path: "Tests/TestKit"),
+        /// The tests' shared helpers: temporary folders, processes, tool lookup, the repository root, SplitMix64,
+        /// sound fixtures (written through AudioIO), exact decimal time and cue sheets read back (CadenceCues).
+        .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
-        .testTarget(name: "TimelineTests", dependencies: ["Timeline", "Recipe", "AudioCore"]),
+        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
+        .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         .testTarget(
             name: "RenderTests",
             dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
         .testTarget(name: "RenderCommandTests", dependencies: ["RenderCommand", "AudioCore", "Recipe"]),
-        .testTarget(name: "CadenceCuesTests", dependencies: ["CadenceCues"]),
+        .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),

@@ -1,5 +1,6 @@
 import CadenceCues
 import Foundation
+import TestKit
 import Testing
 
 /// `DecimalText` holds only a JSON number's text (issue 17: its initializer took any text, which
@@ -76,7 +77,7 @@ import Testing
         #expect(DecimalText(.min, decimalPlaces: 0).text == "-9223372036854775808")
         #expect(DecimalText(.min, decimalPlaces: 19).text == "-0.9223372036854775808")
         // the renderer's text for exact nanoseconds (`ExactSeconds.description`), which `init(_:decimalPlaces:)` replaced
-        var random = SplitMix64(state: 17)
+        var random = SplitMix64(seed: 17)
         for _ in 0..<2000 {
             let nanoseconds = Int64.random(in: 0...86_400_000_000_000, using: &random)
             let decimal = DecimalText(nanoseconds, decimalPlaces: 9)

@@ -2,6 +2,8 @@ import CadenceCues
 import Foundation
 import Testing
 
+import struct TestKit.SplitMix64
+
 /// An 8-hour sheet: 7200 phases of uneven lengths, 1,382,760,000 frames at 48 kHz.
 @Suite struct LongSessionTests {
     let sheet = Synthetic.eightHours()
@@ -28,7 +30,7 @@ import Testing
     @Test func agreesWithALinearScanAtRandomTimes() throws {
         let timeline = try CueTimeline(sheet)
         let reference = ReferenceLookup(sheet)
-        var random = SplitMix64(state: 0x00C0_FFEE)
+        var random = SplitMix64(seed: 0x00C0_FFEE)
         let end = timeline.duration
         var times = (0..<4000).map { _ in Double.random(in: -5...(end + 5), using: &random) }
         // Times crowded into the last hour, where a Float or a 32-bit frame would have gone wrong long ago.

@@ -173,12 +173,19 @@ enum CatalogFixture {
         #expect(try TrackCatalog.decode(from: bare) == full)
     }
 
-    /// What happens to a catalog without each key of a track, decided for every key of `TrackKey`.
-    enum WhenMissing { case required, defaulted, ignored }
+    /// What happens to a catalog without each key of a track, decided for every key of `TrackKey`:
+    /// refused, read as its default (set by the function on the track as the fixture has it), or ignored.
+    enum WhenMissing {
+        case required, ignored
+        case defaulted(@Sendable (inout TrackCatalog.Track) -> Void)
+    }
     static func whenMissing(_ key: TrackCatalog.TrackKey) -> WhenMissing {
         switch key {
         case .id, .title, .duration, .file, .cues, .premium, .sha256, .bytes: .required
-        case .category, .sidecars, .sortOrder, .delivery: .defaulted
+        case .category: .defaulted { $0.category = nil }
+        case .sidecars: .defaulted { $0.sidecars = [] }
+        case .sortOrder: .defaulted { $0.sortOrder = nil }
+        case .delivery: .defaulted { $0.delivery = .bundled }
         case .frames, .sampleRate, .loudnessLUFS, .truePeakDBTP, .fingerprint: .ignored
         }
     }
@@ -197,17 +204,11 @@ enum CatalogFixture {
         switch Self.whenMissing(key) {
         case .required:
             #expect(CatalogFixture.decodeError(text) == .missingKey(path: "tracks[2].\(key.rawValue)"))
-        case .defaulted:
+        case .defaulted(let setDefault):
             let track = try #require(try TrackCatalog.decode(from: text).track(id: "charlie-focus"))
             var expected = try #require(try TrackCatalog.decode(from: CatalogFixture.current).track(id: "charlie-focus"))
             #expect(track != expected, "the fixture's value is not the default")
-            switch key {
-            case .category: expected.category = nil
-            case .sidecars: expected.sidecars = []
-            case .sortOrder: expected.sortOrder = nil
-            case .delivery: expected.delivery = .bundled
-            default: Issue.record("\(key) has no default")
-            }
+            setDefault(&expected)
             #expect(track == expected)
         case .ignored:
             #expect(try TrackCatalog.decode(from: text).tracks == TrackCatalog.decode(from: CatalogFixture.current).tracks)

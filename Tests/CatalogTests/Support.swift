@@ -4,104 +4,11 @@ import Foundation
 @_exported import TestKit
 import Testing
 
-// Helpers of the catalog tests (temporary folders and tool lookup come from
-// TestKit): running `render` in the background with default signal handling,
-// file identities, folder snapshots and the catalog manifest's model. Every expectation is computed from the recipes'
-// own text, never copied from a render.
-
-// MARK: - Exact decimal time
-
-/// A non-negative decimal number of seconds (`2.5s`, `800ms`, `4`) held exactly as picoseconds.
-struct Seconds: Equatable, Comparable {
-    static let scale: Int128 = 1_000_000_000_000
-    var picoseconds: Int128
-
-    init(picoseconds: Int128) { self.picoseconds = picoseconds }
-
-    init(_ text: String) {
-        var t = text.trimmingCharacters(in: .whitespaces)
-        var unit: Int128 = Self.scale
-        if t.hasSuffix("ms") { t.removeLast(2); unit = Self.scale / 1000 } else if t.hasSuffix("s") { t.removeLast() }
-        let pieces = t.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        precondition(pieces.count <= 2, "not a decimal: \(text)")
-        var value = Int128(pieces[0].isEmpty ? "0" : pieces[0])! * Self.scale
-        if pieces.count == 2 {
-            precondition(pieces[1].count <= 12, "too many digits: \(text)")
-            value += Int128(pieces[1] + String(repeating: "0", count: 12 - pieces[1].count))!
-        }
-        picoseconds = value * unit / Self.scale
-    }
-
-    /// `floor(self × rate + 1/2)`, the spec's boundary rule, in integers.
-    func frame(at rate: Int) -> Int64 {
-        Int64((2 * picoseconds * Int128(rate) + Self.scale) / (2 * Self.scale))
-    }
-
-    var double: Double { Double(picoseconds) / Double(Self.scale) }
-
-    static func < (a: Seconds, b: Seconds) -> Bool { a.picoseconds < b.picoseconds }
-}
-
-// MARK: - Fixtures
-
-enum Fixture {
-    /// Writes interleaved float samples as a 32-bit float WAV with libsndfile (`SoundFileWriter`).
-    static func writeSound(_ path: String, _ samples: [Float], sampleRate: Int, channels: Int) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: .wavFloat, sampleRate: sampleRate, channels: channels)
-        try samples.withUnsafeBufferPointer { try writer.write($0, frames: samples.count / channels) }
-        try writer.finish()
-    }
-
-    /// A sine of `frequency` Hz at `amplitude` on every one of `channels`, interleaved.
-    static func sine(frequency: Double, amplitude: Double, sampleRate: Int, channels: Int, frames: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: frames * channels)
-        for n in 0..<frames {
-            let x = Float(amplitude * sin(2 * Double.pi * frequency * Double(n) / Double(sampleRate)))
-            for c in 0..<channels { out[n * channels + c] = x }
-        }
-        return out
-    }
-
-    /// Low-passed (one-pole) noise, a different generator per channel, peak `amplitude`, interleaved.
-    static func smoothNoise(frames: Int, channels: Int, amplitude: Double, seed: UInt64) -> [Float] {
-        var random = TestRandom(seed: seed)
-        var state = [Double](repeating: 0, count: channels)
-        var raw = [Double](repeating: 0, count: frames * channels)
-        for n in 0..<frames {
-            for c in 0..<channels {
-                state[c] = 0.98 * state[c] + 0.02 * random.bipolar()
-                raw[n * channels + c] = state[c]
-            }
-        }
-        let peak = max(raw.map(abs).max() ?? 1, 1e-9)
-        return raw.map { Float($0 / peak * amplitude) }
-    }
-
-    /// Random bytes (a "corrupt" sound file).
-    static func randomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
-        var random = TestRandom(seed: seed)
-        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next() >> 56) }
-    }
-}
-
-/// SplitMix64: the tests' own reproducible random numbers.
-struct TestRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [-1, 1).
-    mutating func bipolar() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
-}
+// Helpers of the catalog tests (folders, processes, sound fixtures, exact decimal
+// time and cue sheets come from TestKit): running `render` in the background with
+// default signal handling, file identities, folder snapshots and the catalog
+// manifest's model. Every expectation is computed from the recipes' own text,
+// never copied from a render.
 
 // MARK: - Reading outputs back
 
@@ -125,28 +32,6 @@ func decodedM4AFrames(_ path: String) throws -> Int64 {
     guard fd >= 0 else { throw TestFailure("\(path): open failed: \(String(cString: strerror(errno)))") }
     defer { close(fd) }
     return try M4AReader.decode(descriptor: fd, path: path) { _, _ in }
-}
-
-/// Reads and validates a cue sheet with CadenceCues' reader, as a player app would.
-func readCueSheet(_ path: String) throws -> CueSheet {
-    try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: path)))
-}
-
-/// Every byte of a file.
-func bytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-}
-
-/// SHA-256 of a file as lower-case hex: `sha256sum` when installed, else OpenSSL through AudioIO.
-func sha256(ofFile path: String) throws -> String {
-    if let tool = which("sha256sum") {
-        let result = try run(tool, [path])
-        guard result.status == 0, let hex = result.stdout.split(separator: " ").first else {
-            throw TestFailure("sha256sum \(path) failed: \(result.stderr)")
-        }
-        return String(hex)
-    }
-    return SHA256Hasher.hex(SHA256Hasher.digest(try bytes(path)))
 }
 
 // MARK: - File identities and folder snapshots
@@ -261,24 +146,6 @@ struct CatalogManifest: Decodable {
 
 // MARK: - Processes
 
-struct ProcessResult: CustomStringConvertible {
-    /// The exit status, or the signal number when `signaled`.
-    let status: Int32
-    let signaled: Bool
-    let stdout: String
-    let stderr: String
-    /// Wall-clock seconds from launch to exit.
-    let seconds: Double
-
-    /// stdout then stderr, split into lines.
-    var lines: [String] { (stdout + "\n" + stderr).split(separator: "\n").map(String.init) }
-
-    var description: String {
-        (signaled ? "killed by signal \(status)" : "exit status \(status)") + "; stdout: " + String(stdout.prefix(1500))
-            + "; stderr: " + String(stderr.prefix(1500))
-    }
-}
-
 /// The CI variables `--shard auto` reads: removed from every child's environment unless a test sets them.
 let shardVariables = ["CI_NODE_INDEX", "CI_NODE_TOTAL", "JOB_COMPLETION_INDEX", "CADENCE_SHARD_TOTAL", "CADENCE_SHARD"]
 
@@ -353,7 +220,7 @@ final class Running {
         let signal = status & 0x7f
         let seconds = Date().timeIntervalSince(started)
         return ProcessResult(
-            status: signal != 0 ? signal : (status >> 8) & 0xff, signaled: signal != 0,
+            status: signal != 0 ? signal : (status >> 8) & 0xff, signaled: signal != 0, timedOut: false,
             stdout: try scratch.read("stdout"), stderr: try scratch.read("stderr"), seconds: seconds)
     }
 
@@ -371,13 +238,6 @@ func run(_ executable: String, _ arguments: [String], in directory: String? = ni
     try Running(executable, arguments, in: directory, environment: environment).wait()
 }
 
-func renderPath() throws -> String {
-    guard let executable = renderExecutable else {
-        throw TestFailure("the 'render' executable was not found next to the test binary; build it or set CADENCE_RENDER")
-    }
-    return executable
-}
-
 /// Runs the built `render` binary to the end.
 func runRender(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> ProcessResult {
     try run(try renderPath(), arguments, in: directory, environment: environment)
@@ -386,16 +246,6 @@ func runRender(_ arguments: [String], in directory: String? = nil, environment: 
 /// Starts the built `render` binary in the background.
 func startRender(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Running {
     try Running(try renderPath(), arguments, in: directory, environment: environment)
-}
-
-/// The 1-based line of the first line of `text` containing `needle`, and the 1-based column where it starts.
-func position(of needle: String, in text: String) -> (line: Int, column: Int)? {
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        if let range = line.range(of: needle) {
-            return (index + 1, line.distance(from: line.startIndex, to: range.lowerBound) + 1)
-        }
-    }
-    return nil
 }
 
 /// Whether some line of `lines` ends a path with `file`, then `:line:column: error:` (gcc style).
@@ -439,7 +289,7 @@ func writesAudio(_ pid: pid_t, named name: String, in folder: String) -> Bool {
 /// Moments to kill a run of `duration` seconds at: one in each of `count` equal slices,
 /// at a place in it drawn from `seed` (reproducible, and spread over the whole run).
 func killTimes(count: Int, over duration: Double, seed: UInt64) -> [Double] {
-    var random = TestRandom(seed: seed)
+    var random = SplitMix64(seed: seed)
     return (0..<count).map { i in duration * (Double(i) + 0.05 + 0.9 * (random.bipolar() + 1) / 2) / Double(count) }
 }
 

@@ -157,24 +157,31 @@ import Testing
     }
 
     /// Throughput in × realtime, 48 kHz stereo, limiting and idle: `CADENCE_BENCHMARK=1 swift test -c release`.
-    /// Best of 5 runs over a minute of pink noise in 4096-frame blocks.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CADENCE_BENCHMARK"] != nil))
+    /// Best of 5 runs over a minute of pink noise in 4096-frame blocks. Each case also says what
+    /// the limiter must have done: its deepest reduction (about 6 dB for peaks 6 dB over, none
+    /// when idle) and the output's true peak, min(input peak, ceiling) and at most
+    /// `peakTolerance` under it (the last `latency` frames stay in the limiter).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CADENCE_BENCHMARK"] != nil, "a benchmark: set CADENCE_BENCHMARK=1"))
     func throughput() {
         let seconds = 60.0
+        let peakTolerance = 0.3
         let source = LimiterSignal.pinkNoise.samples(seconds: seconds)
         let placed = preGain(placing: source, atDBTP: 0)
-        let cases: [(String, Float)] = [
-            ("limiting (peaks 6 dB over)", placed * Float(Gain.linear(dB: Self.ceiling + 6))),
-            ("idle, interpolating (peaks 0.5 dB under)", placed * Float(Gain.linear(dB: Self.ceiling - 0.5))),
-            ("idle, mostly skipping (peaks 3 dB under)", placed * Float(Gain.linear(dB: Self.ceiling - 3))),
-            ("idle, quiet (peaks 12 dB under)", placed * Float(Gain.linear(dB: Self.ceiling - 12))),
+        let cases: [(name: String, peakDBTP: Double, deepestReductionDB: ClosedRange<Double>)] = [
+            ("limiting (peaks 6 dB over)", Self.ceiling + 6, -6.5 ... -5.9),
+            ("idle, interpolating (peaks 0.5 dB under)", Self.ceiling - 0.5, 0...0),
+            ("idle, mostly skipping (peaks 3 dB under)", Self.ceiling - 3, 0...0),
+            ("idle, quiet (peaks 12 dB under)", Self.ceiling - 12, 0...0),
         ]
         let frames = source.count / Self.channels
         var block = [Float](repeating: 0, count: 4096 * Self.channels)
-        for (name, gain) in cases {
+        for c in cases {
+            let gain = placed * Float(Gain.linear(dB: c.peakDBTP))
             var best = Double.infinity
             var reduced: Int64 = 0
-            for _ in 0..<5 {
+            var deepest = 0.0
+            var output: [Float] = []
+            for run in 0..<5 {
                 let limiter = Self.makeLimiter()
                 var elapsed = Duration.zero
                 var start = 0
@@ -185,14 +192,20 @@ import Testing
                     let clock = ContinuousClock.now
                     block.withUnsafeMutableBufferPointer { limiter.process($0, frames: n, preGain: gain) }
                     elapsed += ContinuousClock.now - clock
+                    if run == 0 { output.append(contentsOf: block[0..<(n * Self.channels)]) }
                     start += n
                 }
                 let (whole, atto) = elapsed.components
                 best = min(best, Double(whole) + Double(atto) * 1e-18)
                 reduced = limiter.reducedFrames
+                deepest = Gain.decibels(linear: Double(limiter.minimumGain))
             }
-            print("TruePeakLimiter \(name): \(Int(seconds / best))× realtime, \(reduced) frames reduced")
-            #expect(best > 0)
+            print("TruePeakLimiter \(c.name): \(Int(seconds / best))× realtime, \(reduced) frames reduced")
+            #expect(c.deepestReductionDB.contains(deepest), "\(c.name): deepest reduction \(deepest) dB")
+            #expect((reduced > 0) == (c.deepestReductionDB.upperBound < 0), "\(c.name): \(reduced) frames reduced")
+            let measured = EBUR128Measurement(output, channels: Self.channels).truePeakDB
+            let expected = min(c.peakDBTP, Self.ceiling)
+            #expect(measured <= expected + 0.001 && measured >= expected - peakTolerance, "\(c.name): \(measured) dBTP, expected \(expected)")
         }
     }
 }

@@ -1,36 +1,55 @@
 import Foundation
 import Testing
 
-/// A page that makes scripts/preview-check.py wait, and the `--timeout` it is checked with.
-enum SlowPage: String, CaseIterable, Sendable {
-    /// An inline script that never ends: the load event never comes.
-    case neverLoads
-    /// The page loads, then its script never yields: no evaluation is answered.
-    case neverAnswers
-    /// A track whose audio file is missing: a probe's `loadedmetadata` never comes.
-    case probeNeverSeeks
-    /// Held 16 s before its load event and 13 s after it: longer than the old fixed waits
-    /// (15 s for the load, 12 s for an evaluation), well within `--timeout`.
-    case slowerThanTheOldFixedWaits
+/// A page that makes scripts/preview-check.py wait, the `--timeout` it is checked with, and what
+/// the check must then say.
+struct SlowPage: Sendable, CustomTestStringConvertible {
+    var name: String
+    var body: String
+    var timeout: Int
+    var arguments: [String] = []
+    /// The check's exit status.
+    var status: Int32
+    /// A text one of the report's errors holds (nil: not checked).
+    var errorHolds: String? = nil
+    /// The report has no error at all.
+    var errorFree = false
+    /// Texts the first probe's error holds.
+    var probeErrorHolds: [String] = []
+    /// The least time the page must have held the check.
+    var leastSeconds = 0.0
 
-    var body: String {
-        switch self {
-        case .neverLoads: "<script>while (true) {}</script>"
-        case .neverAnswers: #"<script>addEventListener("load", () => setTimeout(() => { while (true) {} }, 0));</script>"#
-        case .probeNeverSeeks: #"<div data-track-id="gone"><audio preload="none" src="gone.wav"></audio></div>"#
-        case .slowerThanTheOldFixedWaits:
-            """
-            <script>
-            const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
-            addEventListener("load", () => setTimeout(() => busy(13000), 0));
-            busy(16000);
-            </script>
-            """
-        }
-    }
+    var testDescription: String { name }
 
-    var timeout: Int { self == .slowerThanTheOldFixedWaits ? 90 : 6 }
-    var arguments: [String] { self == .probeNeverSeeks ? ["--probe", "gone=1"] : [] }
+    /// The end of a wait's error when it ran out.
+    static func ranOut(_ timeout: Int) -> String { "nothing within --timeout \(timeout) s, the whole check's time limit" }
+
+    static let all = [
+        // An inline script that never ends: the load event never comes.
+        SlowPage(
+            name: "neverLoads", body: "<script>while (true) {}</script>", timeout: 6, status: 1,
+            errorHolds: "Timeout: waiting for the page to load (Page.loadEventFired): " + ranOut(6)),
+        // The page loads, then its script never yields: no evaluation is answered.
+        SlowPage(
+            name: "neverAnswers", body: #"<script>addEventListener("load", () => setTimeout(() => { while (true) {} }, 0));</script>"#,
+            timeout: 6, status: 1, errorHolds: "(Runtime.evaluate): " + ranOut(6)),
+        // A track whose audio file is missing: a probe's `loadedmetadata` never comes.
+        SlowPage(
+            name: "probeNeverSeeks", body: #"<div data-track-id="gone"><audio preload="none" src="gone.wav"></audio></div>"#, timeout: 6,
+            arguments: ["--probe", "gone=1"], status: 1, probeErrorHolds: ["no 'loadedmetadata' event within the ", " ms left of --timeout"]),
+        // Held 16 s before its load event and 13 s after it: longer than the old fixed waits
+        // (15 s for the load, 12 s for an evaluation), well within `--timeout`.
+        SlowPage(
+            name: "slowerThanTheOldFixedWaits",
+            body: """
+                <script>
+                const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end) {} };
+                addEventListener("load", () => setTimeout(() => busy(13000), 0));
+                busy(16000);
+                </script>
+                """,
+            timeout: 90, status: 0, errorFree: true, leastSeconds: 29),
+    ]
 }
 
 /// scripts/preview-check.py's `--timeout`: it governs every wait, and a wait that runs out says so.
@@ -47,7 +66,7 @@ struct PreviewCheckTimeoutTests {
 
     static var hasChromium: Bool { which("chromium") != nil || which("chromium-browser") != nil }
 
-    @Test("every wait lasts what is left of --timeout, and one that runs out names the wait and the --timeout", arguments: SlowPage.allCases)
+    @Test("every wait lasts what is left of --timeout, and one that runs out names the wait and the --timeout", arguments: SlowPage.all)
     func waits(_ c: SlowPage) throws {
         guard Self.hasChromium else {
             Issue.record("chromium is not installed: run scripts/setup.sh, which installs chromium and python3-websocket (CI does)")
@@ -59,24 +78,13 @@ struct PreviewCheckTimeoutTests {
         #expect(!result.timedOut, "\(result)")
         #expect(report["timeout"] as? Double == Double(c.timeout))
         let errors = (report["errors"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
-        let limit = "nothing within --timeout \(c.timeout) s, the whole check's time limit"
-        switch c {
-        case .neverLoads:
-            #expect(result.status == 1, "\(result)")
-            #expect(errors.contains { $0.hasPrefix("Timeout: waiting for the page to load (Page.loadEventFired): " + limit) }, "\(errors)")
-        case .neverAnswers:
-            #expect(result.status == 1, "\(result)")
-            #expect(errors.contains { $0.contains("(Runtime.evaluate): " + limit) }, "\(errors)")
-        case .probeNeverSeeks:
-            #expect(result.status == 1, "\(result)")
-            let probes = report["probes"] as? [[String: Any]] ?? []
-            let error = probes.first?["error"] as? String ?? ""
-            #expect(error.contains("no 'loadedmetadata' event within the ") && error.contains(" ms left of --timeout"), "\(probes)")
-        case .slowerThanTheOldFixedWaits:
-            #expect(result.status == 0, "\(result)")
-            #expect(errors.isEmpty, "\(errors)")
-            #expect(elapsed > 29, "the page held the check only \(elapsed) s")
-        }
+        #expect(result.status == c.status, "\(result)")
+        if let text = c.errorHolds { #expect(errors.contains { $0.contains(text) }, "\(errors)") }
+        if c.errorFree { #expect(errors.isEmpty, "\(errors)") }
+        let probes = report["probes"] as? [[String: Any]] ?? []
+        let probeError = probes.first?["error"] as? String ?? ""
+        #expect(c.probeErrorHolds.allSatisfy { probeError.contains($0) }, "\(probes)")
+        #expect(elapsed >= c.leastSeconds, "the page held the check only \(elapsed) s")
         if c.timeout < 10 {
             // the check ends at its deadline (Chromium is stopped within a few seconds after it)
             #expect(elapsed < Double(c.timeout) + 10, "took \(elapsed) s with --timeout \(c.timeout)")

@@ -4,31 +4,21 @@ import Foundation
 @_exported import TestKit
 import Testing
 
-// Helpers of the preview tests (temporary folders and tool lookup come from
-// TestKit): running a process with a time limit, a WAV fixture written with AudioIO, cue sheets
-// built from whole seconds, a reference phase lookup written independently
-// of the page's script, and the built `render` binary for pages rendered for real.
+// Helpers of the preview tests (folders, processes with a time limit, sound
+// fixtures and the `render` binary come from TestKit): a 16-bit WAV fixture, cue
+// sheets built from whole seconds, and a reference phase lookup written
+// independently of the page's script.
 
 // MARK: - Audio fixture
 
-enum Fixture {
-    /// Writes a 16-bit WAV of a sine at `amplitude` on every channel, through AudioIO's `SoundFileWriter`.
+extension Fixture {
+    /// Writes a 16-bit WAV of a sine at `amplitude` on every channel (TestKit's `sine` and `writeSound`); returns its samples.
     static func writeSine(
         _ path: String, seconds: Int, sampleRate: Int = 48000, channels: Int = 2, frequency: Double = 220,
         amplitude: Double = 0.1
     ) throws -> [Float] {
-        let frames = seconds * sampleRate
-        var samples = [Float](repeating: 0, count: frames * channels)
-        for n in 0..<frames {
-            let x = Float(amplitude * sin(2 * Double.pi * frequency * Double(n) / Double(sampleRate)))
-            for c in 0..<channels { samples[n * channels + c] = x }
-        }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw TestFailure("open \(path): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: .wav16, sampleRate: sampleRate, channels: channels)
-        try samples.withUnsafeBufferPointer { try writer.write($0, frames: frames) }
-        try writer.finish()
+        let samples = sine(frequency: frequency, amplitude: amplitude, sampleRate: sampleRate, channels: channels, frames: seconds * sampleRate)
+        try writeSound(path, samples, sampleRate: sampleRate, channels: channels, format: .wav16)
         return samples
     }
 
@@ -43,8 +33,6 @@ enum Fixture {
         }
     }
 }
-
-// MARK: - The render binary
 
 // MARK: - Cue sheets
 

@@ -1,47 +1,16 @@
 import AudioCore
 import Foundation
 import RenderCommand
+import TestKit
 import Testing
 
 @testable import Recipe
 
-// The bad-input corpus: Tests/RecipeTests/BadInput holds one malformed recipe per
-// file and expected.tsv says, for each, where its error is reported and which
-// words the message holds. Here every case is parsed in-process, timed and
-// measured; RenderTests/BadInputCommandLineTests.swift runs the same corpus
+// The bad-input corpus (TestKit's BadInputCorpus reads Tests/RecipeTests/BadInput and
+// its expected.tsv): here every case is parsed in-process, timed and measured; RenderTests/BadInputCommandLineTests.swift runs the same corpus
 // through the `render` binary (exit statuses, `render --check`, links on disk).
 
-/// One row of `BadInput/expected.tsv`.
-struct CorpusCase: Sendable, CustomTestStringConvertible {
-    /// Where the error shows up: reading the recipe, laying it out in frames (`Timeline`,
-    /// which this target does not link), or only rendering it (assets on disk).
-    enum Stage: String, Sendable {
-        case recipe, timeline, render, mix
-    }
-
-    /// The corpus file: `name.yml`, or `name.gen` for a recipe the test generates.
-    var file: String
-    var line: Int
-    /// nil when only the line is checked.
-    var column: Int?
-    /// The exit status of `render file.yml -o out.flac`.
-    var exit: Int32
-    var category: String
-    var stage: Stage
-    /// Every one must appear in the message of one diagnostic at `line:column`.
-    var words: [String]
-
-    var testDescription: String { file }
-    /// The recipe's name: the file name without its extension (its id when it has none).
-    var name: String { (file as NSString).deletingPathExtension }
-}
-
-/// Reads the corpus folder and its expectations.
-enum Corpus {
-    /// `Tests/RecipeTests/BadInput`, beside this file.
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("BadInput").path
-    static let expectationsFile = "expected.tsv"
-
+extension BadInputCorpus {
     /// The categories of the corpus, each of which it must hold: the requirement's own (syntax,
     /// keys, units, ranges, paths, aliases, nesting, size, encoding, duplicates, limits) and the
     /// issue's further kinds of mistake.
@@ -49,58 +18,6 @@ enum Corpus {
         "syntax", "keys", "units", "ranges", "paths", "aliases", "nesting", "size", "encoding", "duplicates", "limits",
         "tags", "types", "documents", "patterns", "cues", "output", "ids",
     ]
-
-    /// Every row of `expected.tsv`, in file order (empty when it cannot be read: the completeness test says why).
-    static let cases: [CorpusCase] = (try? expectations()) ?? []
-
-    /// Parses `expected.tsv`: `file  line[:column]  exit  category  stage  word…`, tab-separated; `#` starts a comment line.
-    static func expectations() throws -> [CorpusCase] {
-        let text = try String(contentsOfFile: folder + "/" + expectationsFile, encoding: .utf8)
-        var rows: [CorpusCase] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let place = fields.count > 1 ? fields[1].split(separator: ":").map { Int($0) } : []
-            guard fields.count >= 6, (1...2).contains(place.count), let lineNumber = place[0], place.allSatisfy({ $0 != nil }),
-                let exit = Int32(fields[2]), let stage = CorpusCase.Stage(rawValue: fields[4]), !fields[5...].contains("")
-            else {
-                throw CorpusError("\(expectationsFile):\(index + 1): expected 'file, line[:column], exit, category, stage, words…' separated by tabs")
-            }
-            rows.append(
-                CorpusCase(
-                    file: fields[0], line: lineNumber, column: place.count == 2 ? place[1] : nil, exit: exit, category: fields[3],
-                    stage: stage, words: Array(fields[5...])))
-        }
-        return rows
-    }
-
-    /// The files of the corpus folder (the expectations aside), sorted.
-    static func files() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0 != expectationsFile }.sorted()
-    }
-
-    /// A case's recipe bytes: the file itself, or what its `.gen` description makes.
-    static func bytes(of file: String) throws -> [UInt8] {
-        let stored = [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)))
-        return file.hasSuffix(".gen") ? try generate(String(decoding: stored, as: UTF8.self), file: file) : stored
-    }
-
-    /// Makes a generated case from its one-line description. The one form is
-    /// `bytes COUNT seed N`: COUNT bytes, each the top byte of a SplitMix64 draw
-    /// seeded with N (the same bytes as RenderTests' `Fixture.randomBytes`).
-    static func generate(_ description: String, file: String) throws -> [UInt8] {
-        let words = description.split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard words.count == 4, words[0] == "bytes", words[2] == "seed", let count = Int(words[1]), let seed = UInt64(words[3]) else {
-            throw CorpusError("\(file): expected 'bytes COUNT seed N', found '\(description)'")
-        }
-        var random = SplitMix64(state: seed)
-        return (0..<count).map { _ in UInt8(truncatingIfNeeded: random.next() >> 56) }
-    }
-}
-
-struct CorpusError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// The kernel's account of this process's memory (Linux `/proc/self/status`), for bounded-memory checks.
@@ -145,9 +62,9 @@ struct BadInputCorpusTests {
     /// other suites of this target running beside this one.
     static let memoryLimit = 64 << 20
 
-    @Test("reported where expected, fast, in bounded memory", arguments: Corpus.cases)
-    func reported(_ corpusCase: CorpusCase) throws {
-        let bytes = try Corpus.bytes(of: corpusCase.file)
+    @Test("reported where expected, fast, in bounded memory", arguments: BadInputCorpus.cases)
+    func reported(_ corpusCase: BadInputCorpus.Case) throws {
+        let bytes = try BadInputCorpus.bytes(of: corpusCase.file)
         let file = "BadInput/" + corpusCase.name + ".yml"
         var found: [Diagnostic] = []
         let parse = { found = Self.problems(bytes, file: file, defaultID: corpusCase.name) }
@@ -184,8 +101,8 @@ struct BadInputCorpusTests {
 
     /// Every file has a row and every row a file; the requirement's categories are all there.
     @Test func corpusIsComplete() throws {
-        let cases = try Corpus.expectations()
-        let files = try Corpus.files()
+        let cases = try BadInputCorpus.expectations()
+        let files = try BadInputCorpus.files()
         let listed = cases.map(\.file)
         #expect(Set(listed).count == listed.count, "a file listed twice in expected.tsv")
         #expect(Set(files).subtracting(listed).sorted() == [], "files without a row in expected.tsv")
@@ -195,19 +112,19 @@ struct BadInputCorpusTests {
             #expect(isNamed, "\(file): name cases in lowercase words joined by '-', ending .yml (or .gen when generated)")
         }
         let categories = Set(cases.map(\.category))
-        #expect(categories.subtracting(Corpus.requiredCategories).sorted() == [], "categories not in Corpus.requiredCategories")
-        for category in Corpus.requiredCategories {
+        #expect(categories.subtracting(BadInputCorpus.requiredCategories).sorted() == [], "categories not in BadInputCorpus.requiredCategories")
+        for category in BadInputCorpus.requiredCategories {
             #expect(categories.contains(category), "no case of category '\(category)'")
         }
         #expect((50...250).contains(cases.count), "\(cases.count) cases")
 
         // The requirement's own examples, each present.
-        let loaded = try cases.map { ($0, try Corpus.bytes(of: $0.file)) }
-        func has(_ what: String, _ test: (CorpusCase, [UInt8]) -> Bool) {
+        let loaded = try cases.map { ($0, try BadInputCorpus.bytes(of: $0.file)) }
+        func has(_ what: String, _ test: (BadInputCorpus.Case, [UInt8]) -> Bool) {
             #expect(loaded.contains { test($0.0, $0.1) }, "the corpus has no case of \(what)")
         }
         func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
-        func words(_ c: CorpusCase) -> String { c.words.joined(separator: " ") }
+        func words(_ c: BadInputCorpus.Case) -> String { c.words.joined(separator: " ") }
         has("a misspelt key with a suggestion") { c, _ in c.category == "keys" && words(c).contains("did you mean") }
         has("a path with '..'") { c, _ in c.category == "paths" && words(c).contains("('..')") }
         has("an absolute path") { c, _ in c.category == "paths" && words(c).contains("(it is absolute)") }
@@ -232,7 +149,7 @@ struct BadInputCorpusTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
 
         let garbage = folder + "/garbage.yml"
-        try Data(try Corpus.bytes(of: "garbage-5mb.gen")).write(to: URL(fileURLWithPath: garbage))
+        try Data(try BadInputCorpus.bytes(of: "garbage-5mb.gen")).write(to: URL(fileURLWithPath: garbage))
         for (path, size) in [(garbage, "5242880 bytes"), ("/dev/zero", "more than 1048576 bytes")] {
             var failure: DiagnosticList?
             var growth: Int?

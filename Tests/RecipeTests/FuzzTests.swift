@@ -1,19 +1,8 @@
 import AudioCore
+import TestKit
 import Testing
 
 @testable import Recipe
-
-/// A small deterministic generator (SplitMix64), so that a failure replays.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct FuzzTests {
     static let recipe = """
@@ -32,7 +21,7 @@ struct SplitMix64: RandomNumberGenerator {
         """
 
     @Test func mutatedRecipesNeverCrash() {
-        var random = SplitMix64(state: 42)
+        var random = SplitMix64(seed: 42)
         let original = Array(Self.recipe.utf8)
         let alphabet = Array("{}[]:,-&*!|>'\"#%@` \n\t0123456789.hmsdBHzk\u{0}".utf8) + [0xFF, 0xC3]
         #expect(problems(original).isEmpty)
@@ -58,7 +47,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func unitParsersNeverCrash() {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         let alphabet = Array("0123456789.:hmsdBHzkLUFTP -+e".utf8)
         for _ in 0..<20_000 {
             let text = String(

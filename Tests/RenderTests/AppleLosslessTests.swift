@@ -21,9 +21,10 @@ struct AppleLosslessTests {
     }
 
     // Rendered by the binary: a crash inside the encoder must fail this test, not the whole test process.
-    @Test("a loud, incompressible track renders to .caf and decodes to the same samples as .wav", arguments: ["24", "16"])
+    @Test(
+        "a loud, incompressible track renders to .caf and decodes to the same samples as .wav",
+        .enabled(if: canWrite(.caf24) && canWrite(.caf16), "this libsndfile cannot write ALAC in CAF"), arguments: ["24", "16"])
     func loudNoise(_ bitDepth: String) throws {
-        guard canWrite(.caf24) else { return }
         let folder = try TempFolder("caf")
         let recipe = try folder.write(Self.recipe(bitDepth: bitDepth), to: "noise.yml")
         let caf = folder.file("out/noise.caf")

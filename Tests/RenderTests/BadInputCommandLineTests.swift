@@ -7,55 +7,8 @@ import Testing
 // which only the disk can show. RecipeTests/BadInputCorpusTests.swift reads the
 // same corpus in-process, with its time and memory measured.
 
-/// The corpus as the binary sees it: the files, their expectations, and a folder to run them in.
-enum BadInputCorpus {
-    /// One row of `expected.tsv` (see BadInputCorpusTests.swift for the format).
-    struct Case: Sendable, CustomTestStringConvertible {
-        var file: String
-        var line: Int
-        var column: Int?
-        var exit: Int32
-        var category: String
-        /// `recipe`: the text alone is wrong; `timeline`: its layout in frames; `render`: only the assets on disk show it.
-        var stage: String
-        var words: [String]
-
-        var testDescription: String { file }
-        /// The file name without its extension: the recipe is run as `<name>.yml`.
-        var name: String { (file as NSString).deletingPathExtension }
-        /// `:line:column: error: ` (or `:line:` and any column), after the recipe's path.
-        var place: String { ":\(line):" + (column.map { "\($0): error: " } ?? "") }
-    }
-
-    static let folder = repositoryRoot + "/Tests/RecipeTests/BadInput"
-
-    static let cases: [Case] = (try? readCases()) ?? []
-
-    static func readCases() throws -> [Case] {
-        let text = try String(contentsOfFile: folder + "/expected.tsv", encoding: .utf8)
-        return try text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let place = fields.count > 1 ? fields[1].split(separator: ":").compactMap { Int($0) } : []
-            guard fields.count >= 6, (1...2).contains(place.count), let exit = Int32(fields[2]) else {
-                throw TestFailure("expected.tsv: cannot read '\(line)'")
-            }
-            return Case(
-                file: fields[0], line: place[0], column: place.count == 2 ? place[1] : nil, exit: exit, category: fields[3],
-                stage: fields[4], words: Array(fields[5...]))
-        }
-    }
-
-    /// A case's bytes: the file, or what its `.gen` description (`bytes COUNT seed N`) makes.
-    static func bytes(of file: String) throws -> [UInt8] {
-        let stored = try BadInputCommandLineTests.readBytes(folder + "/" + file)
-        guard file.hasSuffix(".gen") else { return stored }
-        let words = String(decoding: stored, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
-        guard words.count == 4, words[0] == "bytes", words[2] == "seed", let count = Int(words[1]), let seed = UInt64(words[3]) else {
-            throw TestFailure("\(file): expected 'bytes COUNT seed N'")
-        }
-        return Fixture.randomBytes(count, seed: seed)
-    }
-
+/// The corpus as the binary sees it (TestKit reads the files and their expectations): a folder to run them in.
+extension BadInputCorpus {
     /// A folder with `recipes/<name>.yml` for `cases`, and `assets/` in which
     /// `beds/escape.wav` and `voice/escape.wav` link to `outside.wav`, a real sound beside the
     /// assets folder (the corpus's link cases), `beds/absent.wav` does not exist, and `voice/`
@@ -129,7 +82,7 @@ struct BadInputCommandLineTests {
         let lines = result.lines
         // `mix` cases (too much cue sound) show only when the cues are prepared for mixing,
         // which --check does not do: it reads recipes and opens assets, it does not render
-        let checked = cases.filter { $0.stage != "mix" }
+        let checked = cases.filter { $0.stage != .mix }
         for c in checked {
             let prefix = recipes + "/\(c.name).yml" + c.place
             let found = lines.contains { line in
@@ -188,10 +141,5 @@ struct BadInputCommandLineTests {
             #expect(located, "\(arguments.first ?? ""): expected \(recipe)\(corpusCase.place) with \(shape.words) in:\n\(result.stderr)")
         }
         #expect(try folder.listing("out") == [], "a refused render left files")
-    }
-
-    /// Every byte of a file.
-    static func readBytes(_ path: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
-// What every end-to-end test target needs: temporary folders, a helper's own
-// failure, finding tools on PATH and the repository's root. One copy here; the
-// process runners stay in their targets because they differ on purpose
-// (posix_spawn with default signal handling for the catalog's kill tests, time
-// limits for the browser).
+// What every test target needs: temporary folders, a helper's own failure, finding
+// tools on PATH, the repository's root and running a process with a time limit. One
+// copy here (SplitMix64.swift, Fixture.swift and Shared.swift hold the rest); the
+// catalog's background runner (posix_spawn with default signal handling, for its kill
+// tests) stays in CatalogTests and returns this file's ProcessResult.
 
 /// A fresh folder under the system's temporary directory, removed when released.
 public final class TempFolder {
@@ -109,6 +109,17 @@ public struct ProcessResult: CustomStringConvertible, Sendable {
     public let timedOut: Bool
     public let stdout: String
     public let stderr: String
+    /// Wall-clock seconds from launch to exit.
+    public let seconds: Double
+
+    public init(status: Int32, signaled: Bool, timedOut: Bool, stdout: String, stderr: String, seconds: Double) {
+        self.status = status
+        self.signaled = signaled
+        self.timedOut = timedOut
+        self.stdout = stdout
+        self.stderr = stderr
+        self.seconds = seconds
+    }
 
     /// stdout then stderr, split into lines.
     public var lines: [String] { (stdout + "\n" + stderr).split(separator: "\n").map(String.init) }
@@ -137,6 +148,7 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = out
     process.standardError = err
+    let started = Date()
     try process.run()
     let finished = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
@@ -154,7 +166,7 @@ public func run(_ executable: String, _ arguments: [String], in directory: Strin
     try err.close()
     return ProcessResult(
         status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal, timedOut: timedOut,
-        stdout: try scratch.read("stdout"), stderr: try scratch.read("stderr"))
+        stdout: try scratch.read("stdout"), stderr: try scratch.read("stderr"), seconds: Date().timeIntervalSince(started))
 }
 
 // MARK: - The render binary

@@ -7,40 +7,9 @@ import Testing
 /// Programs (recipe-v1.1 § Programs): segments end to end, each of its cycles or exactly its
 /// duration (the time left over one `transition` phase), the top-level duration's time left over
 /// to the outro; read from YAML text and laid out, checked against `ProgramReference`.
-@Suite struct ProgramTests {
+@Suite struct ProgramTests: RecipeBodies {
     static let head = "id: p\ntitle: P\n"
-
-    static func load(_ body: String) throws -> Recipe {
-        try RecipeLoader.parse(Array((head + body).utf8), file: "p.yml", defaultID: "p")
-    }
-
-    /// Every diagnostic reading or laying out `body` gives; empty when it lays out.
-    static func failures(_ body: String) -> [Diagnostic] {
-        do {
-            _ = try Timeline(recipe: load(body))
-            return []
-        } catch let error as DiagnosticList {
-            return error.diagnostics
-        } catch {
-            return [Diagnostic("\(error)", at: nil)]
-        }
-    }
-
-    /// Line and column (from 1) of the `occurrence`th `needle` in the text `load` reads.
-    static func position(of needle: String, in body: String, occurrence: Int = 1) -> (line: Int, column: Int) {
-        let text = head + body
-        var from = text.startIndex
-        var found: String.Index?
-        for _ in 0..<occurrence {
-            guard let range = text.range(of: needle, range: from..<text.endIndex) else { return (-1, -1) }
-            found = range.lowerBound
-            from = range.upperBound
-        }
-        let before = text[..<found!]
-        let line = before.filter { $0 == "\n" }.count + 1
-        let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
-        return (line, before.distance(from: lineStart, to: before.endIndex) + 1)
-    }
+    static let file = "p.yml"
 
     static func phases(_ spec: [(String, String, Int64)]) -> [ProgramReference.Phase] {
         spec.map { ProgramReference.Phase(kind: $0.0, label: $0.1, nanoseconds: $0.2 * 1_000_000_000) }

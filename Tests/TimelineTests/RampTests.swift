@@ -1,5 +1,6 @@
 import AudioCore
 import Recipe
+import TestKit
 import Testing
 
 @testable import Timeline
@@ -364,37 +365,9 @@ extension ProgramReference.Recipe {
 
 /// Ramps (recipe-v1.1 § Ramps): each phase of cycle k lasts L × r0 / r_k rounded to the millisecond,
 /// boundaries are the exact sums, frames follow the v1 rule; checked against `ProgramReference`.
-@Suite struct RampTests {
-    static func load(_ body: String) throws -> Recipe {
-        try RecipeLoader.parse(Array(("id: r\ntitle: R\n" + body).utf8), file: "r.yml", defaultID: "r")
-    }
-
-    static func failures(_ body: String) -> [Diagnostic] {
-        do {
-            _ = try Timeline(recipe: load(body))
-            return []
-        } catch let error as DiagnosticList {
-            return error.diagnostics
-        } catch {
-            return [Diagnostic("\(error)", at: nil)]
-        }
-    }
-
-    /// Line and column (from 1) of the `occurrence`th `needle` in the recipe text `load` reads.
-    static func position(of needle: String, in body: String, occurrence: Int = 1) -> (line: Int, column: Int) {
-        let text = "id: r\ntitle: R\n" + body
-        var from = text.startIndex
-        var found = text.startIndex
-        for _ in 0..<occurrence {
-            guard let range = text.range(of: needle, range: from..<text.endIndex) else { return (-1, -1) }
-            found = range.lowerBound
-            from = range.upperBound
-        }
-        let before = text[..<found]
-        let line = before.filter { $0 == "\n" }.count + 1
-        let column = before.distance(from: before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex, to: before.endIndex) + 1
-        return (line, column)
-    }
+@Suite struct RampTests: RecipeBodies {
+    static let head = "id: r\ntitle: R\n"
+    static let file = "r.yml"
 
     static let coherent = [
         ProgramReference.Phase(kind: "inhale", label: "Breathe In", nanoseconds: 5_500_000_000),
@@ -564,7 +537,7 @@ extension ProgramReference.Recipe {
     /// A random reference recipe: 1–3 segments (or one top-level pattern), each a pattern of 1–6 phases
     /// of 0.5–20 s (in ms, or µs), a ramp to 1–60 bpm with up to 3 decimals over 1…cycles, of
     /// `cycles:` or `duration:` (with `over`), most tracks under half an hour, some up to 10 hours.
-    static func randomRecipe(_ rng: inout SplitMix) -> ProgramReference.Recipe {
+    static func randomRecipe(_ rng: inout SplitMix64) -> ProgramReference.Recipe {
         func below(_ n: UInt64) -> UInt64 { rng.next() % n }
         let isProgram = below(5) != 0
         let segmentCount = isProgram ? Int(below(3)) + 1 : 1
@@ -637,7 +610,7 @@ extension ProgramReference.Recipe {
 
     @Test("ramped programs and patterns match the rational reference: every phase, section, frame and section ramp (300 cases)")
     func randomRamps() throws {
-        var rng = SplitMix(seed: 0x5EED_0016)
+        var rng = SplitMix64(seed: 0x5EED_0016)
         var laidOut = 0, refusedOver = 0, phases = 0, withDuration = 0, longest = ExactSeconds.zero
         var rates: Set<Int> = [], shapes: Set<String> = []
         for case_ in 0..<300 {

@@ -1,5 +1,6 @@
 import AudioCore
 import Recipe
+import TestKit
 import Testing
 
 @testable import Timeline
@@ -58,7 +59,7 @@ func roundHalfUp(_ n: Int128, _ d: Int128) -> Int64 {
 @Suite struct RandomPatterns {
     /// Boundaries match exact rational arithmetic for random patterns, rates and intros; phases tile the practice.
     @Test func boundariesMatchRationalArithmetic() throws {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let rates = [8000, 11025, 22050, 44100, 48000, 88200, 96000, 192000]
         for _ in 0..<300 {
             let count = Int(rng.next() % 6) + 1
@@ -143,17 +144,5 @@ func roundHalfUp(_ n: Int128, _ d: Int128) -> Int64 {
         let bell = CueSound.tone(Tone(frequency: 528, length: ExactSeconds(nanoseconds: 800_000_000), gainDB: -18, envelope: .bell))
         let t = try Timeline(recipe: recipe(phases: box, length: .cycles(1), cues: ["end": bell]))
         #expect(t.cues.isEmpty)
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
