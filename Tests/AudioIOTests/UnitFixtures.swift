@@ -7,14 +7,9 @@ import TestKit
 /// Known signals, and files written and read with the product's own writers and reader, for the
 /// unit tests of AudioIO (no `render` binary).
 enum UnitFixture {
-    /// `amplitude · sin(2π · hertz · n / rate)` on every channel, interleaved.
+    /// `amplitude · sin(2π · hertz · n / rate)` on every channel, interleaved (TestKit's `Fixture.sine`).
     static func sine(hertz: Double, amplitude: Double, frames: Int, channels: Int = 1, rate: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: frames * channels)
-        for n in 0..<frames {
-            let value = Float(amplitude * sin(2 * Double.pi * hertz * Double(n) / Double(rate)))
-            for c in 0..<channels { out[n * channels + c] = value }
-        }
-        return out
+        Fixture.sine(frequency: hertz, amplitude: amplitude, sampleRate: rate, channels: channels, frames: frames)
     }
 
     /// Opens `path` for a writer (created or emptied), runs `body` with its descriptor, closes it.
@@ -25,36 +20,35 @@ enum UnitFixture {
         try body(fd)
     }
 
-    /// Writes interleaved floats with `SoundFileWriter`.
-    static func write(
-        _ samples: [Float], channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String
+    /// Writes with a `SoundFileWriter` made for `path`: `body` writes the samples, then the file is finished.
+    private static func write(
+        channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String, _ body: (SoundFileWriter) throws -> Void
     ) throws {
         try withDescriptor(path) { fd in
             let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: format, sampleRate: rate, channels: channels)
-            try samples.withUnsafeBufferPointer { try writer.write($0, frames: samples.count / channels) }
+            try body(writer)
             try writer.finish()
+        }
+    }
+
+    /// Writes interleaved floats with `SoundFileWriter`.
+    static func write(_ samples: [Float], channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String) throws {
+        try write(channels: channels, rate: rate, format: format, to: path) { writer in
+            try samples.withUnsafeBufferPointer { try writer.write($0, frames: samples.count / channels) }
         }
     }
 
     /// Writes interleaved 16-bit samples with `SoundFileWriter`.
-    static func write(
-        _ samples: [Int16], channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String
-    ) throws {
-        try withDescriptor(path) { fd in
-            let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: format, sampleRate: rate, channels: channels)
+    static func write(_ samples: [Int16], channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String) throws {
+        try write(channels: channels, rate: rate, format: format, to: path) { writer in
             try samples.withUnsafeBufferPointer { try writer.write($0, frames: samples.count / channels) }
-            try writer.finish()
         }
     }
 
     /// Writes interleaved left-justified 32-bit samples with `SoundFileWriter`.
-    static func write(
-        _ samples: [Int32], channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String
-    ) throws {
-        try withDescriptor(path) { fd in
-            let writer = try SoundFileWriter(fileDescriptor: fd, path: path, format: format, sampleRate: rate, channels: channels)
+    static func write(_ samples: [Int32], channels: Int, rate: Int, format: SoundFileWriter.Format, to path: String) throws {
+        try write(channels: channels, rate: rate, format: format, to: path) { writer in
             try samples.withUnsafeBufferPointer { try writer.write($0, frames: samples.count / channels) }
-            try writer.finish()
         }
     }
 
