@@ -7,21 +7,9 @@ import Testing
 
 /// The tick cue (recipe-v1.1 § Ticks): inside each ticking phase at its exact start + k × `every`,
 /// k = 1, 2, … while before the phase's end, each time rounded to a frame once.
-@Suite struct TickTests {
-    static func recipe(_ body: String, file: String = "t.yml") throws -> Recipe {
-        try RecipeLoader.parse(Array(("id: t\ntitle: T\n" + body).utf8), file: file, defaultID: "t")
-    }
-
-    static func failures(_ body: String) -> [Diagnostic] {
-        do {
-            _ = try Timeline(recipe: recipe(body))
-            return []
-        } catch let error as DiagnosticList {
-            return error.diagnostics
-        } catch {
-            return [Diagnostic("\(error)", at: nil)]
-        }
-    }
+@Suite struct TickTests: RecipeBodies {
+    static let head = "id: t\ntitle: T\n"
+    static let file = "t.yml"
 
     /// The reference: for each phase of the given kinds, floor((start + k·every)·rate + 1/2) with
     /// start and every as exact fractions (nanoseconds), for k ≥ 1 while start + k·every < end.
@@ -56,7 +44,7 @@ import Testing
     func exactFrames(pattern: String, every: String, nanos: Int64, rate: Int, on: String?) throws {
         let onText = on.map { ", on: \($0)" } ?? ""
         let t = try Timeline(
-            recipe: Self.recipe(
+            recipe: Self.load(
                 "pattern: \(pattern)\nduration: 3m\nintro: 7.3s\ncues:\n  tick: { tone: 2 kHz, length: 20ms, every: \(every)\(onText) }\noutput: { sample_rate: \(rate) }\n"
             ))
         let kinds: Set<String>? = on.map {
@@ -80,7 +68,7 @@ import Testing
 
     @Test("a phase whose length is a whole number of intervals gets no tick on its end: box 4 s, every 1 s → 3 per phase")
     func noTickOnTheBoundary() throws {
-        let t = try Timeline(recipe: Self.recipe("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: click\n"))
+        let t = try Timeline(recipe: Self.load("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: click\n"))
         let ticks = Self.ticks(t)
         #expect(ticks.count == 8 * 3)
         #expect(ticks.prefix(3).map(\.frame) == [48000, 96000, 144000])
@@ -91,16 +79,16 @@ import Testing
 
     @Test("'until:' and 'cycles:' limit the ticks like any cue")
     func limited() throws {
-        let t = try Timeline(recipe: Self.recipe("pattern: box\nduration: 2m\ncues:\n  tick: { preset: click, until: 20s, on: inhale }\n"))
+        let t = try Timeline(recipe: Self.load("pattern: box\nduration: 2m\ncues:\n  tick: { preset: click, until: 20s, on: inhale }\n"))
         #expect(Self.ticks(t).map(\.frame) == [48000, 96000, 144000, 816000, 864000, 912000])
-        let c = try Timeline(recipe: Self.recipe("pattern: box\nduration: 2m\ncues:\n  tick: { preset: click, cycles: 2, on: exhale }\n"))
+        let c = try Timeline(recipe: Self.load("pattern: box\nduration: 2m\ncues:\n  tick: { preset: click, cycles: 2, on: exhale }\n"))
         #expect(Self.ticks(c).map { t.phases[$0.phase].cycle } == [1, 1, 1])
     }
 
     @Test("a pattern that has a phase kind 'tick' keeps it as a phase cue")
     func tickAsAPhaseKind() throws {
         let body = "pattern: { name: T, phases: [ { tick: 2s }, { exhale: 2s } ] }\ncycles: 2\ncues:\n  tick: bell\n"
-        let t = try Timeline(recipe: Self.recipe(body))
+        let t = try Timeline(recipe: Self.load(body))
         #expect(t.cues.filter { $0.name == "tick" }.map(\.frame) == [0, 192000])
         let every = Self.failures(body.replacing("tick: bell", with: "tick: { preset: bell, every: 1s }"))
         #expect(every.first?.message.hasPrefix("cues.tick.every: applies to the 'tick' cue only") == true)
@@ -108,11 +96,11 @@ import Testing
 
     @Test("the tick keys change the canonical text only when a tick cue is given")
     func canonicalText() throws {
-        let plain = try Self.recipe("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n").canonicalText
+        let plain = try Self.load("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n").canonicalText
         #expect(!plain.contains("ticks"))
-        let one = try Self.recipe("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: click\n").canonicalText
-        let two = try Self.recipe("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: { preset: click, every: 2s }\n").canonicalText
-        let three = try Self.recipe("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: { preset: click, on: hold }\n").canonicalText
+        let one = try Self.load("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: click\n").canonicalText
+        let two = try Self.load("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: { preset: click, every: 2s }\n").canonicalText
+        let three = try Self.load("pattern: box\ncycles: 2\ncues:\n  inhale: bell\n  tick: { preset: click, on: hold }\n").canonicalText
         #expect(Set([plain, one, two, three]).count == 4)
     }
 
@@ -146,7 +134,7 @@ import Testing
 
     @Test("a 24-hour session of 1-second ticks is laid out (what --check does) in well under a second")
     func dayOfTicksIsFast() throws {
-        let r = try Self.recipe("pattern: box\nduration: 24h\ncues:\n  inhale: bell\n  tick: { preset: click, every: 1s }\n")
+        let r = try Self.load("pattern: box\nduration: 24h\ncues:\n  inhale: bell\n  tick: { preset: click, every: 1s }\n")
         let clock = ContinuousClock()
         var best = Duration.seconds(60)
         var t: Timeline?
