@@ -109,30 +109,44 @@ import Testing
         #expect(decoded.produced == 1000)
     }
 
-    @Test(
-        "what is not a readable sound file is refused with its kind and the reason",
-        arguments: [
-            ("text", FailureKind.data, "not a sound file in a format libsndfile knows"),
-            ("empty", .data, "the file is empty (0 bytes), not a sound file"),
-            ("missing", .noInput, "no such file"),
-            ("folder", .noInput, "is a directory, not a sound file"),
-            ("no frames", .data, "the file holds no audio (0 frames)"),
-            ("header only", .data, "the file is damaged or cut short (libsndfile: Error in WAV/W64/RF64 file. Malformed 'fmt ' chunk)"),
-        ])
-    func refused(_ what: String, _ kind: FailureKind, _ words: String) throws {
+    /// What is written as bad.wav, the kind of failure reading it must give, and words of its reason.
+    struct Refused: Sendable, CustomTestStringConvertible {
+        let label: String
+        let kind: FailureKind
+        let words: String
+        let make: @Sendable (_ folder: TempFolder, _ path: String) throws -> Void
+        var testDescription: String { label }
+    }
+
+    static let refusedFiles: [Refused] = [
+        Refused(label: "text", kind: .data, words: "not a sound file in a format libsndfile knows") { folder, _ in
+            try folder.write("this is not audio, just some words in a file\n", to: "bad.wav")
+        },
+        Refused(label: "empty", kind: .data, words: "the file is empty (0 bytes), not a sound file") { folder, _ in
+            try folder.write("", to: "bad.wav")
+        },
+        Refused(label: "missing", kind: .noInput, words: "no such file") { _, _ in },
+        Refused(label: "folder", kind: .noInput, words: "is a directory, not a sound file") { folder, _ in try folder.folder("bad.wav") },
+        Refused(label: "no frames", kind: .data, words: "the file holds no audio (0 frames)") { _, path in
+            try UnitFixture.write([Int16](), channels: 2, rate: 48_000, format: .wav16, to: path)
+        },
+        Refused(
+            label: "header only", kind: .data,
+            words: "the file is damaged or cut short (libsndfile: Error in WAV/W64/RF64 file. Malformed 'fmt ' chunk)"
+        ) { _, path in
+            // the first 20 bytes of a good WAV: RIFF, WAVE and part of fmt
+            try UnitFixture.write(SoundFileReaderTests.ramp16(frames: 10, channels: 1), channels: 1, rate: 48_000, format: .wav16, to: path)
+            try Data(try UnitFixture.bytes(path)[0..<20]).write(to: URL(fileURLWithPath: path))
+        },
+    ]
+
+    @Test("what is not a readable sound file is refused with its kind and the reason", arguments: refusedFiles)
+    func refused(_ c: Refused) throws {
         let folder = try TempFolder("readerbad")
         let path = folder.file("bad.wav")
-        switch what {
-        case "text": try folder.write("this is not audio, just some words in a file\n", to: "bad.wav")
-        case "empty": try folder.write("", to: "bad.wav")
-        case "folder": try folder.folder("bad.wav")
-        case "no frames": try UnitFixture.write([Int16](), channels: 2, rate: 48_000, format: .wav16, to: path)
-        case "header only":
-            // the first 20 bytes of a good WAV: RIFF, WAVE and part of fmt
-            try UnitFixture.write(Self.ramp16(frames: 10, channels: 1), channels: 1, rate: 48_000, format: .wav16, to: path)
-            try Data(try UnitFixture.bytes(path)[0..<20]).write(to: URL(fileURLWithPath: path))
-        default: break
-        }
+        try c.make(folder, path)
+        let kind = c.kind
+        let words = c.words
         let error = UnitFixture.audioError { _ = try SoundFileReader(path: path) }
         #expect(error?.kind == kind, "\(String(describing: error))")
         #expect(error?.reason.contains(words) == true, "\(String(describing: error))")

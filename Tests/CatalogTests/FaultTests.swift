@@ -30,38 +30,89 @@ enum KillFormat: String, CaseIterable, Sendable {
     case m4a
 }
 
-/// An output path that names a folder, a pipe, or a file where a folder must be.
-enum FolderAsOutput: String, CaseIterable, Sendable {
-    /// `-o out/steady.flac/`, and out/steady.flac is a folder.
-    case existingFolderWithSlash
-    /// `-o out/steady.flac`, and out/steady.flac is a folder.
-    case existingFolder
-    /// `-o out/new.flac/`: nothing there, but the name says folder.
-    case missingFolderWithSlash
-    /// `-o out/`: a bundle folder for one recipe.
-    case bundleFolderForOneRecipe
-    /// out/steady.flac is a named pipe (like /dev/full or /dev/null, not a file to replace).
-    case pipe
-    /// a catalog with `-o out/taken`, where out/taken is a file.
-    case catalogOverAFile
+/// An output path that names a folder, a pipe, or a file where a folder must be: what is made
+/// under `out/` first, the `-o` path under `out/` (which the error must name), and a word it must say.
+struct FolderAsOutput: Sendable, CustomTestStringConvertible {
+    let label: String
+    let prepare: @Sendable (TempFolder) throws -> Void
+    let target: String
+    let says: String
+    /// The recipes folder is rendered, not one recipe.
+    var catalog = false
+    /// out/steady.flac is a named pipe, which must still be one after.
+    var pipe = false
+
+    var testDescription: String { label }
+
+    static let all: [FolderAsOutput] = [
+        FolderAsOutput(
+            label: "-o out/steady.flac/, a folder", prepare: { try $0.folder("out/steady.flac") }, target: "steady.flac/", says: "directory"),
+        FolderAsOutput(
+            label: "-o out/steady.flac, a folder", prepare: { try $0.folder("out/steady.flac") }, target: "steady.flac", says: "directory"),
+        FolderAsOutput(label: "-o out/new.flac/: nothing there, but the name says folder", prepare: { _ in }, target: "new.flac/", says: "folder"),
+        FolderAsOutput(label: "-o out/: a bundle folder for one recipe", prepare: { _ in }, target: "", says: "directory"),
+        FolderAsOutput(
+            label: "out/steady.flac is a named pipe (like /dev/full, not a file to replace)",
+            prepare: { folder in
+                guard mkfifo(folder.file("out/steady.flac"), 0o644) == 0 else { throw TestFailure("mkfifo: \(String(cString: strerror(errno)))") }
+            }, target: "steady.flac", says: "not a regular file", pipe: true),
+        FolderAsOutput(
+            label: "a catalog with -o out/taken, a file", prepare: { try $0.write("a file, not a folder\n", to: "out/taken") }, target: "taken",
+            says: "in the way", catalog: true),
+    ]
 }
 
-/// A full disk (a small tmpfs) under a render.
-enum FullDisk: String, CaseIterable, Sendable {
-    /// A FLAC bigger than the disk, nothing there before.
-    case flac
-    /// The same over an older output, which stays.
-    case flacOverOlder
-    /// A WAV (libsndfile) over an older output.
-    case wavOverOlder
-    /// An M4A (AAC through libavformat's muxer, about 96 KB) over an older output, on a 64 KiB disk.
-    case m4aOverOlder
-    /// The audio and cue sheet fit, the sidecars do not.
-    case sidecarsDoNotFit
-    /// A catalog: a new track too big for the disk beside a finished one.
-    case catalogNewTrack
-    /// A catalog: a finished track changed so that its new version does not fit.
-    case catalogChangedTrack
+/// A full disk (a small tmpfs) under a single render: the format, the disk's size, whether an older
+/// output is in place (it must stay), and whether the sidecars are asked for.
+struct FullDisk: Sendable, CustomTestStringConvertible {
+    let label: String
+    let ext: String
+    /// The disk's bytes; nil: room for the audio and the cue sheet and four pages more (the sidecars' picture does not fit).
+    let room: Int?
+    let older: Bool
+    var sidecars = false
+
+    var testDescription: String { label }
+
+    static let all: [FullDisk] = [
+        FullDisk(label: "a FLAC bigger than the disk, nothing there before", ext: "flac", room: 256 * 1024, older: false),
+        FullDisk(label: "a FLAC over an older output, which stays", ext: "flac", room: 256 * 1024, older: true),
+        FullDisk(label: "a WAV (libsndfile) over an older output", ext: "wav", room: 256 * 1024, older: true),
+        FullDisk(label: "an M4A (libavformat's muxer, about 96 KB) over an older output, on a 64 KiB disk", ext: "m4a", room: 64 * 1024, older: true),
+        FullDisk(label: "the audio and cue sheet fit, the sidecars do not", ext: "flac", room: nil, older: true, sidecars: true),
+    ]
+}
+
+/// A full disk under a catalog render, beside a finished track: what changes in the catalog, and
+/// the track whose audio cannot be written.
+struct FullDiskCatalog: Sendable, CustomTestStringConvertible {
+    let label: String
+    let failing: String
+    let change: @Sendable (TestCatalog) throws -> Void
+
+    var testDescription: String { label }
+
+    /// A short mono track fits the 512 KiB disk; 6 s of stereo pink noise (about 1.5 MB of FLAC) does not.
+    static let small = TrackSpec(
+        path: "disk/small.yml", id: "small", writesID: true, title: "Small", category: "Disk", premium: false, sortOrder: 1,
+        duration: "2", phase: "1", bed: .synth("drone 110 Hz"), sampleRate: 16000, channels: 1, format: "flac", inhaleHz: 500)
+    static let big = TrackSpec(
+        path: "disk/big.yml", id: "big", writesID: true, title: "Big", category: "Disk", premium: false, sortOrder: 2,
+        duration: "6", phase: "1", bed: .synth("pink-noise"), sampleRate: 48000, channels: 2, format: "flac", inhaleHz: 600)
+
+    static let all: [FullDiskCatalog] = [
+        FullDiskCatalog(label: "a new track too big for the disk", failing: "big.flac") { catalog in
+            try catalog.folder.write(big.recipe, to: "recipes/\(big.path)")
+        },
+        FullDiskCatalog(label: "a finished track changed so that its new version does not fit", failing: "small.flac") { catalog in
+            try catalog.editRecipe("small") {
+                $0.replacingOccurrences(of: "duration: 2s", with: "duration: 6s").replacingOccurrences(
+                    of: "sample_rate: 16000", with: "sample_rate: 48000"
+                )
+                .replacingOccurrences(of: "channels: 1", with: "channels: 2").replacingOccurrences(of: "drone 110 Hz", with: "pink-noise")
+            }
+        },
+    ]
 }
 
 /// Kills, unwritable folders, full disks and folders given as files: no partial file, ever.
@@ -361,146 +412,93 @@ struct FaultTests {
 
     // MARK: - A full disk
 
+    /// A full disk's error: 73, the file named, the reason given.
+    private func expectDiskFull(_ result: ProcessResult, naming failing: String) {
+        #expect(result.status == 73 && !result.signaled, "a full disk means the output cannot be created (73): \(result)")
+        #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
+        #expect(
+            result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
+            "the message must say the disk is full: \(result.stderr)")
+    }
+
     @Test(
         "a full disk: exit 73, a message that says so and names the file, no partial file, an older output intact",
-        arguments: FullDisk.allCases)
+        arguments: FullDisk.all)
     func fullDisk(_ c: FullDisk) throws {
         let folder = try TempFolder("fault-full")
         let render = try renderPath()
         let mountPoint = try folder.folder("disk")
-        switch c {
-        case .flac, .flacOverOlder, .wavOverOlder, .m4aOverOlder, .sidecarsDoNotFit:
-            let recipe = try folder.write(Self.steadyRecipe, to: "recipes/steady.yml")
-            let ext = c == .wavOverOlder ? "wav" : c == .m4aOverOlder ? "m4a" : "flac"
-            let sidecars = c == .sidecarsDoNotFit ? ["--sidecars", "all"] : []
-            var size = c == .m4aOverOlder ? 64 * 1024 : 256 * 1024
-            if c == .sidecarsDoNotFit {
-                // room for the audio and the cue sheet, and two pages more: the picture does not fit
-                let reference = try folder.folder("reference")
-                let made = try run(render, [recipe, "-o", reference + "/steady.flac", "--sidecars", "all", "-q"], environment: [:])
-                try #require(made.status == 0, "\(made)")
-                let page = 4096
-                func pages(_ name: String) throws -> Int { (Int(try FileIdentity(reference + "/" + name).size) + page - 1) / page * page }
-                // (the older files take a page each)
-                size = try pages("steady.flac") + pages("steady.cues.json") + 4 * page
-                try #require(try FileIdentity(reference + "/steady.svg").size > 3 * page, "the picture must be bigger than the room left")
-            }
-            let disk = try mountSmallDisk(at: mountPoint, bytes: size)
-            defer { withExtendedLifetime(disk) {} }
-            var older: [String: [UInt8]] = [:]
-            if c != .flac {
-                older["steady.\(ext)"] = Fixture.randomBytes(3000, seed: 9)
-                older["steady.cues.json"] = Array("{\"old\": true}\n".utf8)
-                for (name, content) in older { try folder.write(content, to: "disk/\(name)") }
-            }
-            let output = mountPoint + "/steady." + ext
-            let result = try run(render, [recipe, "-o", output] + sidecars, environment: [:])
-            #expect(result.status != 0 && !result.signaled, "\(result)")
-            let failing = c == .sidecarsDoNotFit ? mountPoint + "/steady.svg" : output
-            let clear = { () in
-                #expect(result.status == 73, "a full disk means the output cannot be created (73): \(result)")
-                #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
-                #expect(
-                    result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
-                    "the message must say the disk is full: \(result.stderr)")
-            }
-            clear()
-            // nothing partial: the older files as they were, and nothing else
-            let left = try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted()
-            #expect(left == older.keys.sorted(), "the full disk holds \(left)")
-            for (name, content) in older { #expect(try bytes(mountPoint + "/" + name) == content, "\(name) was changed") }
-
-        case .catalogNewTrack, .catalogChangedTrack:
-            // a short mono track fits; a 6 s stereo one (about 1.5 MB of FLAC) does not
-            let small = TrackSpec(
-                path: "disk/small.yml", id: "small", writesID: true, title: "Small", category: "Disk", premium: false, sortOrder: 1,
-                duration: "2", phase: "1", bed: .synth("drone 110 Hz"), sampleRate: 16000, channels: 1, format: "flac", inhaleHz: 500)
-            let big = TrackSpec(
-                path: "disk/big.yml", id: "big", writesID: true, title: "Big", category: "Disk", premium: false, sortOrder: 2,
-                duration: "6", phase: "1", bed: .synth("pink-noise"), sampleRate: 48000, channels: 2, format: "flac", inhaleHz: 600)
-            let catalog = try TestCatalog([small], label: "fault-full-cat")
-            let disk = try mountSmallDisk(at: mountPoint, bytes: 512 * 1024)
-            defer { withExtendedLifetime(disk) {} }
-            let first = try run(render, [catalog.recipes, "-o", mountPoint, "-q"], in: catalog.root, environment: [:])
-            try #require(first.status == 0, "the small bundle must fit: \(first)")
-            let before = try Dictionary(uniqueKeysWithValues: filesUnder(mountPoint).map { ($0, try bytes(mountPoint + "/" + $0)) })
-
-            let failing: String
-            if c == .catalogNewTrack {
-                try catalog.folder.write(big.recipe, to: "recipes/\(big.path)")
-                failing = mountPoint + "/big.flac"
-            } else {
-                try catalog.editRecipe("small") {
-                    $0.replacingOccurrences(of: "duration: 2s", with: "duration: 6s").replacingOccurrences(
-                        of: "sample_rate: 16000", with: "sample_rate: 48000"
-                    )
-                    .replacingOccurrences(of: "channels: 1", with: "channels: 2").replacingOccurrences(of: "drone 110 Hz", with: "pink-noise")
-                }
-                failing = mountPoint + "/small.flac"
-            }
-            let result = try run(render, [catalog.recipes, "-o", mountPoint, "-q"], in: catalog.root, environment: [:])
-            #expect(result.status != 0 && !result.signaled, "\(result)")
-            #expect(result.status == 73, "a full disk means the output cannot be created (73): \(result)")
-            #expect(result.stderr.contains(failing + ": error:"), "the message must name \(failing): \(result.stderr)")
-            #expect(
-                result.stderr.lowercased().contains("no space left") || result.stderr.lowercased().contains("disk is full"),
-                "the message must say the disk is full: \(result.stderr)")
-            // the finished track, its manifest entry and the page are as they were; nothing partial or hidden
-            let after = try filesUnder(mountPoint)
-            #expect(after == before.keys.sorted(), "the bundle holds \(after), before \(before.keys.sorted())")
-            for (name, content) in before { #expect(try bytes(mountPoint + "/" + name) == content, "\(name) was changed") }
-            let manifest = try CatalogManifest.read(mountPoint + "/catalog.json")
-            #expect(manifest.tracks.map(\.id) == ["small"])
+        let recipe = try folder.write(Self.steadyRecipe, to: "recipes/steady.yml")
+        let sidecars = c.sidecars ? ["--sidecars", "all"] : []
+        var size = c.room ?? 0
+        if c.room == nil {
+            // room for the audio and the cue sheet, and two pages more: the picture does not fit
+            let reference = try folder.folder("reference")
+            let made = try run(render, [recipe, "-o", reference + "/steady.flac", "--sidecars", "all", "-q"], environment: [:])
+            try #require(made.status == 0, "\(made)")
+            let page = 4096
+            func pages(_ name: String) throws -> Int { (Int(try FileIdentity(reference + "/" + name).size) + page - 1) / page * page }
+            // (the older files take a page each)
+            size = try pages("steady.flac") + pages("steady.cues.json") + 4 * page
+            try #require(try FileIdentity(reference + "/steady.svg").size > 3 * page, "the picture must be bigger than the room left")
         }
+        let disk = try mountSmallDisk(at: mountPoint, bytes: size)
+        defer { withExtendedLifetime(disk) {} }
+        var older: [String: [UInt8]] = [:]
+        if c.older {
+            older["steady.\(c.ext)"] = Fixture.randomBytes(3000, seed: 9)
+            older["steady.cues.json"] = Array("{\"old\": true}\n".utf8)
+            for (name, content) in older { try folder.write(content, to: "disk/\(name)") }
+        }
+        let output = mountPoint + "/steady." + c.ext
+        let result = try run(render, [recipe, "-o", output] + sidecars, environment: [:])
+        expectDiskFull(result, naming: c.sidecars ? mountPoint + "/steady.svg" : output)
+        // nothing partial: the older files as they were, and nothing else
+        let left = try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted()
+        #expect(left == older.keys.sorted(), "the full disk holds \(left)")
+        for (name, content) in older { #expect(try bytes(mountPoint + "/" + name) == content, "\(name) was changed") }
+    }
+
+    @Test(
+        "a full disk under a catalog: exit 73 naming the track's file, the finished track, manifest and page as they were",
+        arguments: FullDiskCatalog.all)
+    func fullDiskCatalog(_ c: FullDiskCatalog) throws {
+        let folder = try TempFolder("fault-full")
+        let render = try renderPath()
+        let mountPoint = try folder.folder("disk")
+        let catalog = try TestCatalog([FullDiskCatalog.small], label: "fault-full-cat")
+        let disk = try mountSmallDisk(at: mountPoint, bytes: 512 * 1024)
+        defer { withExtendedLifetime(disk) {} }
+        let first = try run(render, [catalog.recipes, "-o", mountPoint, "-q"], in: catalog.root, environment: [:])
+        try #require(first.status == 0, "the small bundle must fit: \(first)")
+        let before = try Dictionary(uniqueKeysWithValues: filesUnder(mountPoint).map { ($0, try bytes(mountPoint + "/" + $0)) })
+        try c.change(catalog)
+        let result = try run(render, [catalog.recipes, "-o", mountPoint, "-q"], in: catalog.root, environment: [:])
+        expectDiskFull(result, naming: mountPoint + "/" + c.failing)
+        // the finished track, its manifest entry and the page are as they were; nothing partial or hidden
+        let after = try filesUnder(mountPoint)
+        #expect(after == before.keys.sorted(), "the bundle holds \(after), before \(before.keys.sorted())")
+        for (name, content) in before { #expect(try bytes(mountPoint + "/" + name) == content, "\(name) was changed") }
+        let manifest = try CatalogManifest.read(mountPoint + "/catalog.json")
+        #expect(manifest.tracks.map(\.id) == ["small"])
     }
 
     // MARK: - A folder where a file must go
 
-    @Test("an output path that is a folder, or not a file: exit 73, a clear message, nothing created", arguments: FolderAsOutput.allCases)
+    @Test("an output path that is a folder, or not a file: exit 73, a clear message, nothing created", arguments: FolderAsOutput.all)
     func folderAsOutput(_ c: FolderAsOutput) throws {
         let folder = try TempFolder("fault-dir")
         let recipe = try folder.write(Self.steadyRecipe, to: "recipes/steady.yml")
         let out = try folder.folder("out")
-        var arguments: [String]
-        var names: String
-        var says: [String]
-        switch c {
-        case .existingFolderWithSlash:
-            try folder.folder("out/steady.flac")
-            arguments = [recipe, "-o", out + "/steady.flac/"]
-            names = out + "/steady.flac/"
-            says = ["directory"]
-        case .existingFolder:
-            try folder.folder("out/steady.flac")
-            arguments = [recipe, "-o", out + "/steady.flac"]
-            names = out + "/steady.flac"
-            says = ["directory"]
-        case .missingFolderWithSlash:
-            arguments = [recipe, "-o", out + "/new.flac/"]
-            names = out + "/new.flac/"
-            says = ["folder"]
-        case .bundleFolderForOneRecipe:
-            arguments = [recipe, "-o", out + "/"]
-            names = out + "/"
-            says = ["directory"]
-        case .pipe:
-            guard mkfifo(out + "/steady.flac", 0o644) == 0 else { throw TestFailure("mkfifo: \(String(cString: strerror(errno)))") }
-            arguments = [recipe, "-o", out + "/steady.flac"]
-            names = out + "/steady.flac"
-            says = ["not a regular file"]
-        case .catalogOverAFile:
-            try folder.write("a file, not a folder\n", to: "out/taken")
-            arguments = [folder.file("recipes"), "-o", out + "/taken"]
-            names = out + "/taken"
-            says = ["in the way"]
-        }
+        try c.prepare(folder)
+        let names = out + "/" + c.target
         let before = treeSnapshot(folder.path)
-        let result = try runRender(arguments, in: folder.path)
+        let result = try runRender([c.catalog ? folder.file("recipes") : recipe, "-o", names], in: folder.path)
         #expect(result.status == 73 && !result.signaled, "\(result)")
         #expect(result.stderr.contains(names + ": error:"), "the message must name \(names): \(result.stderr)")
-        for words in says { #expect(result.stderr.contains(words), "the message must say '\(words)': \(result.stderr)") }
+        #expect(result.stderr.contains(c.says), "the message must say '\(c.says)': \(result.stderr)")
         #expect(snapshotChanges(before, treeSnapshot(folder.path)) == [], "something was created or changed")
-        if c == .pipe {
+        if c.pipe {
             var info = stat()
             #expect(lstat(out + "/steady.flac", &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
         }

@@ -227,42 +227,46 @@ struct MergeRefusalTests {
         #expect(try folderDifferences(merged, full) == [])
     }
 
-    /// Folders on the command line that cannot be merged as given.
-    enum Folders: String, CaseIterable, Sendable {
-        case givenTwice = "a shard folder given twice (d1 and d1/)"
-        case missing = "a shard folder that does not exist"
-        case noManifest = "a folder without catalog.json"
-        case shardMissing = "shard 2 of 2 not given"
-        case outputIsAFile = "the output is a file (nothing can be created there)"
+    /// Folders on the command line that cannot be merged as given: the folders `merge` is given
+    /// (from the rendered shards and an empty folder), the exit status and the error text it must print.
+    struct Folders: Sendable, CustomTestStringConvertible {
+        let label: String
+        let status: Int32
+        let expected: String
+        /// The output folder `dist` is a file already.
+        var outputIsAFile = false
+        let folders: @Sendable (_ shards: RenderedShards, _ empty: String) -> [String]
 
-        var status: Int32 {
-            switch self {
-            case .givenTwice: 64
-            case .missing, .noManifest, .shardMissing: 66
-            case .outputIsAFile: 73
-            }
-        }
+        var testDescription: String { label }
+
+        static let all: [Folders] = [
+            Folders(label: "a shard folder given twice (d1 and d1/)", status: 64, expected: "shards/d1/: error: is the folder ") {
+                s, _ in s.folders + [s.folders[0] + "/"]
+            },
+            Folders(label: "a shard folder that does not exist", status: 66, expected: "nowhere: error: no such shard folder") {
+                s, _ in s.folders + [s.root + "/nowhere"]
+            },
+            Folders(label: "a folder without catalog.json", status: 66, expected: "empty/catalog.json: error: no catalog.json") {
+                s, empty in s.folders + [empty]
+            },
+            Folders(label: "shard 2 of 2 not given", status: 66, expected: "error: shard 2/2 is missing") { s, _ in [s.folders[0]] },
+            Folders(
+                label: "the output is a file (nothing can be created there)", status: 73,
+                expected: "dist: error: mkdir failed: a file of that name is in the way", outputIsAFile: true
+            ) { s, _ in s.folders },
+        ]
     }
 
-    @Test("folders that cannot be merged as given are refused, with nothing written", arguments: Folders.allCases)
+    @Test("folders that cannot be merged as given are refused, with nothing written", arguments: Folders.all)
     func folders(_ c: Folders) throws {
         let shards = try RenderedShards()
         let empty = try shards.catalog.folder.folder("empty")
-        let arguments: [String]
-        let expected: String
-        switch c {
-        case .givenTwice: (arguments, expected) = (shards.folders + [shards.folders[0] + "/"], "shards/d1/: error: is the folder ")
-        case .missing: (arguments, expected) = (shards.folders + [shards.root + "/nowhere"], "nowhere: error: no such shard folder")
-        case .noManifest: (arguments, expected) = (shards.folders + [empty], "empty/catalog.json: error: no catalog.json")
-        case .shardMissing: (arguments, expected) = ([shards.folders[0]], "error: shard 2/2 is missing")
-        case .outputIsAFile: (arguments, expected) = (shards.folders, "dist: error: mkdir failed: a file of that name is in the way")
-        }
         let dist = shards.catalog.folder.file("dist")
-        if c == .outputIsAFile { try shards.catalog.folder.write("not a folder\n", to: "dist") }
+        if c.outputIsAFile { try shards.catalog.folder.write("not a folder\n", to: "dist") }
         let before = treeSnapshot(shards.root)
-        let result = try runRender(["merge"] + arguments + ["-o", dist], in: shards.root)
+        let result = try runRender(["merge"] + c.folders(shards, empty) + ["-o", dist], in: shards.root)
         #expect(result.status == c.status && !result.signaled, "\(result)")
-        #expect(result.stderr.contains(expected), "no '\(expected)': \(result.stderr)")
+        #expect(result.stderr.contains(c.expected), "no '\(c.expected)': \(result.stderr)")
         #expect(snapshotChanges(before, treeSnapshot(shards.root)) == [])
     }
 }

@@ -4,11 +4,28 @@ import Testing
 
 /// A render that fails, and whether an older output sits where it would go.
 struct FailingRender: CustomTestStringConvertible, Sendable {
-    enum Cause: String, Sendable {
+    /// Why it fails: the bed it names (and writes, if any), and the failure's kind, exit status and words.
+    struct Cause: Sendable {
+        let rawValue: String
+        let bedName: String
+        let writeBed: @Sendable (_ folder: TempFolder, _ rate: Int) throws -> Void
+        let kind: FailureKind
+        let status: Int32
+        let words: String
+
         /// `loudness: off` and gains that push the mix over full scale, two seconds in.
-        case clippingMix
+        static let clippingMix = Cause(
+            rawValue: "clippingMix", bedName: "loud.wav",
+            writeBed: { folder, rate in
+                // 2 s at 0.1, then 3.5 s at 0.9; with +6 dB the second part peaks at 1.8
+                let quiet = Fixture.sine(frequency: 300, amplitudes: [0.1], sampleRate: rate, frames: 2 * rate)
+                let loud = Fixture.sine(frequency: 300, amplitudes: [0.9], sampleRate: rate, frames: 7 * rate / 2)
+                try Fixture.writeSound(folder.file("assets/loud.wav"), quiet + loud, sampleRate: rate, channels: 1)
+            }, kind: .data, status: 65, words: "clip")
         /// `bed.file` names a file that does not exist.
-        case missingBed
+        static let missingBed = Cause(
+            rawValue: "missingBed", bedName: "absent.wav", writeBed: { folder, _ in try folder.folder("assets") }, kind: .noInput, status: 66,
+            words: "absent.wav")
     }
     let cause: Cause
     let fileExtension: String
@@ -36,18 +53,8 @@ struct AtomicOutputTests {
     func failedRender(_ c: FailingRender) throws {
         let folder = try TempFolder("atomic")
         let rate = Self.rate
-        let bedName: String
-        switch c.cause {
-        case .clippingMix:
-            // 2 s at 0.1, then 3.5 s at 0.9; with +6 dB the second part peaks at 1.8
-            let quiet = Fixture.sine(frequency: 300, amplitudes: [0.1], sampleRate: rate, frames: 2 * rate)
-            let loud = Fixture.sine(frequency: 300, amplitudes: [0.9], sampleRate: rate, frames: 7 * rate / 2)
-            try Fixture.writeSound(folder.file("assets/loud.wav"), quiet + loud, sampleRate: rate, channels: 1)
-            bedName = "loud.wav"
-        case .missingBed:
-            try folder.folder("assets")
-            bedName = "absent.wav"
-        }
+        try c.cause.writeBed(folder, rate)
+        let bedName = c.cause.bedName
         let recipe = try folder.write(
             """
             duration: 5s
@@ -72,20 +79,14 @@ struct AtomicOutputTests {
         if c.viaBinary {
             let result = try runRender([recipe, "-o", output, "--assets", folder.file("assets")])
             #expect(result.status != 0, "the render should fail")
-            let expectedStatus: Int32 = c.cause == .missingBed ? 66 : 65
-            #expect(result.status == expectedStatus, "exit status \(result.status): \(result.stderr)")
+            #expect(result.status == c.cause.status, "exit status \(result.status): \(result.stderr)")
+            #expect(result.stderr.contains(c.cause.words), "\(result.stderr)")
             #expect(result.stderr.contains("error:"))
         } else {
             let failure = renderFailure(recipe, to: output, assets: folder.file("assets"))
             let error = try #require(failure, "the render should fail")
-            switch c.cause {
-            case .clippingMix:
-                #expect(error.kind == .data)
-                #expect(error.description.contains("clip"), "\(error)")
-            case .missingBed:
-                #expect(error.kind == .noInput)
-                #expect(error.description.contains("absent.wav"), "\(error)")
-            }
+            #expect(error.kind == c.cause.kind)
+            #expect(error.description.contains(c.cause.words), "\(error)")
         }
 
         // nothing new in the output folder, not even a hidden temporary file

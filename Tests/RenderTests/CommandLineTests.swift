@@ -1,36 +1,92 @@
 import Foundation
 import Testing
 
-/// A command-line mistake or a bad input, and what `render` must answer.
-enum CLIScenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case noArguments
-    case unknownOption
-    case twoRecipes
-    case missingRecipe
-    case misspelledKey
-    case missingBed
-    case bedPathWithDotDot
-    case bedAbsolutePath
-    case bedSymlinkOutside
-    case corruptBed
-    case emptyBed
-    case outputInProc
-    case outputFolderMissing
-    case outputUnderRegularFile
-    case outputIsDirectory
-    case outputIsDirectoryWithFormat
+/// Where a command-line case runs: its folder, a good recipe, the recipe the case writes, the
+/// output it names, and the assets folder.
+struct CLIPlace {
+    let folder: TempFolder
+    let good: String
+    let recipe: String
+    let output: String
+    let assets: String
 
-    var testDescription: String { rawValue }
-
-    /// sysexits: 64 usage, 65 data, 66 no input, 73 cannot create.
-    var expectedStatus: Int32 {
-        switch self {
-        case .noArguments, .unknownOption, .twoRecipes: 64
-        case .missingRecipe, .missingBed: 66
-        case .misspelledKey, .bedPathWithDotDot, .bedAbsolutePath, .bedSymlinkOutside, .corruptBed, .emptyBed: 65
-        case .outputInProc, .outputFolderMissing, .outputUnderRegularFile, .outputIsDirectory, .outputIsDirectoryWithFormat: 73
-        }
+    /// One second of a 440 Hz sine, mono, written as `path`.
+    func writeSine(_ path: String) throws {
+        let sine = Fixture.sine(frequency: 440, amplitudes: [0.2], sampleRate: CommandLineTests.rate, frames: CommandLineTests.rate)
+        try Fixture.writeSound(path, sine, sampleRate: CommandLineTests.rate, channels: 1)
     }
+}
+
+/// A command-line mistake or a bad input, and what `render` must answer: the exit status
+/// (sysexits: 64 usage, 65 data, 66 no input, 73 cannot create), the texts stderr must hold,
+/// and where in the recipe the first diagnostic must point.
+struct CLIScenario: Sendable, CustomTestStringConvertible {
+    let label: String
+    let status: Int32
+    var messages: [String] = []
+    /// The text of recipe.yml, when the case writes one.
+    var recipe: String?
+    /// Files made before the run.
+    var prepare: @Sendable (CLIPlace) throws -> Void = { _ in }
+    let arguments: @Sendable (CLIPlace) -> [String]
+    /// The diagnostic's place: this text in recipe.yml, and whether its column is checked too (else the line, with some column).
+    var located: (text: String, column: Bool)?
+
+    var testDescription: String { label }
+
+    /// `CommandLineTests.recipe` with a bed file.
+    static func bed(_ file: String) -> String { CommandLineTests.recipe(bed: file) }
+
+    static let all: [CLIScenario] = [
+        CLIScenario(label: "noArguments", status: 64, messages: ["usage:"], arguments: { _ in [] }),
+        CLIScenario(
+            label: "unknownOption", status: 64, messages: ["usage:", "--frobnicate"], arguments: { [$0.good, "--frobnicate", "-o", $0.output] }),
+        CLIScenario(label: "twoRecipes", status: 64, messages: ["usage:"], arguments: { [$0.good, $0.good, "-o", $0.output] }),
+        CLIScenario(label: "missingRecipe", status: 66, messages: ["nope.yml"], arguments: { [$0.folder.file("nope.yml"), "-o", $0.output] }),
+        CLIScenario(
+            label: "misspelledKey", status: 65, messages: ["did you mean 'duration'"],
+            recipe: CommandLineTests.recipe(bed: nil).replacingOccurrences(of: "duration:", with: "durration:"),
+            arguments: { [$0.recipe, "-o", $0.output] }, located: ("durration", true)),
+        CLIScenario(
+            label: "missingBed", status: 66, messages: ["absent.wav"], recipe: bed("beds/absent.wav"),
+            arguments: { [$0.recipe, "-o", $0.output, "--assets", $0.assets] }, located: ("file: beds/absent.wav", false)),
+        CLIScenario(
+            label: "bedPathWithDotDot", status: 65, messages: ["../outside.wav"], recipe: bed("../outside.wav"),
+            prepare: { try $0.writeSine($0.folder.file("outside.wav")) },
+            arguments: { [$0.recipe, "-o", $0.output, "--assets", $0.assets] }, located: ("file: ../outside.wav", false)),
+        CLIScenario(
+            label: "bedAbsolutePath", status: 65, messages: ["outside.wav"], recipe: bed("/OUTSIDE/outside.wav"),
+            prepare: { try $0.writeSine($0.folder.file("outside.wav")) },
+            arguments: { [$0.recipe, "-o", $0.output, "--assets", $0.assets] }),
+        CLIScenario(
+            label: "bedSymlinkOutside", status: 65, messages: ["link.wav"], recipe: bed("link.wav"),
+            prepare: {
+                try $0.writeSine($0.folder.file("outside.wav"))
+                try FileManager.default.createSymbolicLink(atPath: $0.folder.file("assets/link.wav"), withDestinationPath: "../outside.wav")
+            },
+            arguments: { [$0.recipe, "-o", $0.output, "--assets", $0.assets] }),
+        CLIScenario(
+            label: "corruptBed", status: 65, messages: ["corrupt.wav"], recipe: bed("corrupt.wav"),
+            prepare: { try $0.folder.write(Fixture.randomBytes(20_000, seed: 99), to: "assets/corrupt.wav") },
+            arguments: { [$0.recipe, "-o", $0.output, "--assets", $0.assets] }),
+        CLIScenario(
+            label: "emptyBed", status: 65, messages: ["empty.wav"], recipe: bed("empty.wav"),
+            prepare: { try $0.folder.write([UInt8](), to: "assets/empty.wav") },
+            arguments: { [$0.recipe, "-o", $0.output, "--assets", $0.assets] }),
+        CLIScenario(label: "outputInProc", status: 73, arguments: { [$0.good, "-o", "/proc/cadence-e2e-\(getpid()).flac"] }),
+        // render does not invent folders: a mistyped -o is an error, not a new tree (folder.file would make them)
+        CLIScenario(
+            label: "outputFolderMissing", status: 73, messages: ["does not exist"],
+            arguments: { [$0.good, "-o", $0.folder.path + "/missing/deeper/x.flac"] }),
+        CLIScenario(
+            label: "outputUnderRegularFile", status: 73, prepare: { try $0.folder.write("not a folder", to: "regular.txt") },
+            arguments: { [$0.good, "-o", $0.folder.file("regular.txt/x.flac")] }),
+        CLIScenario(
+            label: "outputIsDirectory", status: 73, prepare: { try $0.folder.folder("out/x.flac") }, arguments: { [$0.good, "-o", $0.output] }),
+        CLIScenario(
+            label: "outputIsDirectoryWithFormat", status: 73, recipe: CommandLineTests.recipe(bed: nil, extra: "  format: flac\n"),
+            prepare: { try $0.folder.folder("out/plain") }, arguments: { [$0.recipe, "-o", $0.folder.file("out/plain")] }),
+    ]
 }
 
 @Suite("The render command line")
@@ -47,109 +103,34 @@ struct CommandLineTests {
         """
     }
 
-    @Test("exit status and message", arguments: CLIScenario.allCases)
+    @Test("exit status and message", arguments: CLIScenario.all)
     func failure(_ scenario: CLIScenario) throws {
         let folder = try TempFolder("cli")
-        let assets = try folder.folder("assets")
         let out = folder.file("out")
-        let output = folder.file("out/x.flac")
-        let good = try folder.write(Self.recipe(bed: nil), to: "good.yml")
-        let sine = Fixture.sine(frequency: 440, amplitudes: [0.2], sampleRate: Self.rate, frames: Self.rate)
-        var arguments: [String]
-        var recipeText = ""
-        var recipePath = ""
-        var messages: [String] = []
-        /// `file:line:` prefix the first diagnostic must carry.
-        var located: (file: String, line: Int, column: Int?)?
-
-        func writeRecipe(_ text: String) throws -> String {
-            recipeText = text
-            recipePath = try folder.write(text, to: "recipe.yml")
-            return recipePath
+        // an absolute bed path names a file of this folder
+        let recipeText = scenario.recipe?.replacingOccurrences(of: "/OUTSIDE", with: folder.path) ?? ""
+        let place = try CLIPlace(
+            folder: folder, good: folder.write(Self.recipe(bed: nil), to: "good.yml"),
+            recipe: scenario.recipe == nil ? folder.file("recipe.yml") : folder.write(recipeText, to: "recipe.yml"),
+            output: folder.file("out/x.flac"), assets: folder.folder("assets"))
+        try scenario.prepare(place)
+        let arguments = scenario.arguments(place)
+        let located = try scenario.located.map { located in
+            let at = try #require(position(of: located.text, in: recipeText))
+            return (file: place.recipe, line: at.line, column: located.column ? at.column : nil)
         }
-
-        switch scenario {
-        case .noArguments:
-            arguments = []
-            messages = ["usage:"]
-        case .unknownOption:
-            arguments = [good, "--frobnicate", "-o", output]
-            messages = ["usage:", "--frobnicate"]
-        case .twoRecipes:
-            arguments = [good, good, "-o", output]
-            messages = ["usage:"]
-        case .missingRecipe:
-            arguments = [folder.file("nope.yml"), "-o", output]
-            messages = ["nope.yml"]
-        case .misspelledKey:
-            let path = try writeRecipe(Self.recipe(bed: nil).replacingOccurrences(of: "duration:", with: "durration:"))
-            arguments = [path, "-o", output]
-            messages = ["did you mean 'duration'"]
-            let at = try #require(position(of: "durration", in: recipeText))
-            located = (path, at.line, at.column)
-        case .missingBed:
-            let path = try writeRecipe(Self.recipe(bed: "beds/absent.wav"))
-            arguments = [path, "-o", output, "--assets", assets]
-            messages = ["absent.wav"]
-            let at = try #require(position(of: "file: beds/absent.wav", in: recipeText))
-            located = (path, at.line, nil)
-        case .bedPathWithDotDot:
-            try Fixture.writeSound(folder.file("outside.wav"), sine, sampleRate: Self.rate, channels: 1)
-            let path = try writeRecipe(Self.recipe(bed: "../outside.wav"))
-            arguments = [path, "-o", output, "--assets", assets]
-            messages = ["../outside.wav"]
-            let at = try #require(position(of: "file: ../outside.wav", in: recipeText))
-            located = (path, at.line, nil)
-        case .bedAbsolutePath:
-            let outside = folder.file("outside.wav")
-            try Fixture.writeSound(outside, sine, sampleRate: Self.rate, channels: 1)
-            let path = try writeRecipe(Self.recipe(bed: outside))
-            arguments = [path, "-o", output, "--assets", assets]
-            messages = ["outside.wav"]
-        case .bedSymlinkOutside:
-            try Fixture.writeSound(folder.file("outside.wav"), sine, sampleRate: Self.rate, channels: 1)
-            try FileManager.default.createSymbolicLink(atPath: folder.file("assets/link.wav"), withDestinationPath: "../outside.wav")
-            let path = try writeRecipe(Self.recipe(bed: "link.wav"))
-            arguments = [path, "-o", output, "--assets", assets]
-            messages = ["link.wav"]
-        case .corruptBed:
-            try folder.write(Fixture.randomBytes(20_000, seed: 99), to: "assets/corrupt.wav")
-            let path = try writeRecipe(Self.recipe(bed: "corrupt.wav"))
-            arguments = [path, "-o", output, "--assets", assets]
-            messages = ["corrupt.wav"]
-        case .emptyBed:
-            try folder.write([UInt8](), to: "assets/empty.wav")
-            let path = try writeRecipe(Self.recipe(bed: "empty.wav"))
-            arguments = [path, "-o", output, "--assets", assets]
-            messages = ["empty.wav"]
-        case .outputInProc:
-            arguments = [good, "-o", "/proc/cadence-e2e-\(getpid()).flac"]
-        case .outputFolderMissing:
-            // render does not invent folders: a mistyped -o is an error, not a new tree
-            arguments = [good, "-o", (folder.path as NSString).appendingPathComponent("missing/deeper/x.flac")]
-            messages = ["does not exist"]
-        case .outputUnderRegularFile:
-            try folder.write("not a folder", to: "regular.txt")
-            arguments = [good, "-o", folder.file("regular.txt/x.flac")]
-        case .outputIsDirectory:
-            try folder.folder("out/x.flac")
-            arguments = [good, "-o", output]
-        case .outputIsDirectoryWithFormat:
-            let path = try writeRecipe(Self.recipe(bed: nil, extra: "  format: flac\n"))
-            try folder.folder("out/plain")
-            arguments = [path, "-o", folder.file("out/plain")]
-        }
+        let expectedStatus = scenario.status
+        let messages = scenario.messages
 
         let entriesBefore = (try? FileManager.default.contentsOfDirectory(atPath: out).sorted()) ?? []
         let result = try runRender(arguments, in: folder.path)
         #expect(
-            result.status == scenario.expectedStatus && !result.signaled,
-            "\(result), expected exit status \(scenario.expectedStatus)")
+            result.status == expectedStatus && !result.signaled, "\(result), expected exit status \(expectedStatus)")
         #expect(!result.stderr.isEmpty, "a failure must say why on stderr")
         for message in messages {
             #expect(result.stderr.contains(message), "stderr lacks '\(message)': \(result.stderr)")
         }
-        if scenario.expectedStatus != 64 {
+        if expectedStatus != 64 {
             #expect(result.stderr.contains("error:"), "stderr: \(result.stderr)")
         }
         if let located {
