@@ -230,9 +230,9 @@ struct DocsRecipesTests {
         let folder = try DocsPage.workspace(for: block)
         try folder.folder("out")
         let audio = "out/\(block.stem).flac"
-        // the release binary when it is fresh (CI builds it first): minutes of audio, rendered twice,
-        // take seconds there and minutes in a debug build; what the page promises is the same
-        let render = try freshReleaseRender ?? renderPath()
+        // (renderPath is the release binary when it is fresh, as in CI: minutes of audio, rendered twice,
+        // take seconds there and minutes in a debug build)
+        let render = try renderPath()
         let result = try run(render, ["mine/\(block.file)", "-o", audio], in: folder.path)
         #expect(result.status == 0 && !result.signaled, "docs/recipes.md:\(block.line): \(result)")
         let size = (try? FileManager.default.attributesOfItem(atPath: folder.file(audio)))?[.size] as? Int ?? 0
