@@ -1,37 +1,48 @@
 import Foundation
 import Testing
 
-/// A link case through `render`: the tree under `r/` (and `outside/`), the command, and what it must answer.
-enum LinkCase: String, CaseIterable, Sendable {
-    /// `links/same.yml -> ../real/one.yml` beside `real/one.yml`, and `three.yml -> .drafts/three.yml`.
-    case insideFollowedOnce
-    /// `leak.yml -> ../outside/secret.yml`.
-    case fileLeavingTheFolder
-    /// `shared -> ../outside`, a folder with a recipe in it.
-    case folderLeavingTheFolder
-    /// `gone.yml -> missing.yml`.
-    case broken
-    /// `sub/loop -> ..`.
-    case cycle
+/// A link case through `render`: the tree under `r/` (and `outside/`), the command, and what it
+/// must answer (`{r}` in `stderrHolds` stands for the recipe folder).
+struct LinkCase: Sendable, CustomTestStringConvertible {
+    let label: String
+    /// Recipes written, by path under the test's folder, with their ids.
+    let recipes: [(path: String, id: String)]
+    /// Symbolic links made, by path, with their targets as written.
+    let links: [(path: String, target: String)]
+    /// `render r -o dist` (a catalog is written) rather than `render --check r`.
+    var renders = false
+    let status: Int32
+    var stderrHolds: String?
+    let stdoutHolds: [String]
+    /// The ids of the catalog written (only when `renders`).
+    var catalog: [String]?
 
-    /// What `render` must say of the folder (`{r}` stands for the recipe folder): its exit status,
-    /// a text stderr holds, texts stdout holds, and the ids of the catalog it writes (nil: `--check`, no catalog).
-    var expected: (status: Int32, stderrHolds: String?, stdoutHolds: [String], catalog: [String]?) {
-        // the recipe beside a bad link is still checked, and the one outside is not
-        let oneChecked = "checked 1 recipe: 1 good"
-        return switch self {
-        case .insideFollowedOnce: (0, nil, ["rendered     2\n"], ["one", "three"])
-        case .fileLeavingTheFolder:
-            (
-                65, "{r}/leak.yml: error: symbolic link leaves the recipe folder {r} (it points to ../outside/secret.yml, which resolves to ",
-                [oneChecked], nil
-            )
-        case .folderLeavingTheFolder:
-            (65, "{r}/shared: error: symbolic link leaves the recipe folder {r} (it points to ../outside, ", [oneChecked], nil)
-        case .broken: (66, "{r}/gone.yml: error: broken symbolic link (it points to missing.yml, which does not exist)", [oneChecked], nil)
-        case .cycle: (0, nil, ["checked 2 recipes: 2 good, 0 with errors"], nil)
-        }
-    }
+    var testDescription: String { label }
+
+    /// The recipe beside a bad link is still checked, and the one outside is not.
+    static let oneChecked = "checked 1 recipe: 1 good"
+
+    static let all: [LinkCase] = [
+        LinkCase(
+            label: "links/same.yml -> ../real/one.yml beside real/one.yml, and three.yml -> .drafts/three.yml",
+            recipes: [("r/real/one.yml", "one"), ("r/.drafts/three.yml", "three")],
+            links: [("r/links/same.yml", "../real/one.yml"), ("r/three.yml", ".drafts/three.yml")], renders: true, status: 0,
+            stdoutHolds: ["rendered     2\n"], catalog: ["one", "three"]),
+        LinkCase(
+            label: "leak.yml -> ../outside/secret.yml", recipes: [("r/a.yml", "a")], links: [("r/leak.yml", "../outside/secret.yml")], status: 65,
+            stderrHolds: "{r}/leak.yml: error: symbolic link leaves the recipe folder {r} (it points to ../outside/secret.yml, which resolves to ",
+            stdoutHolds: [oneChecked]),
+        LinkCase(
+            label: "shared -> ../outside, a folder with a recipe in it", recipes: [("r/a.yml", "a")], links: [("r/shared", "../outside")],
+            status: 65, stderrHolds: "{r}/shared: error: symbolic link leaves the recipe folder {r} (it points to ../outside, ",
+            stdoutHolds: [oneChecked]),
+        LinkCase(
+            label: "gone.yml -> missing.yml", recipes: [("r/a.yml", "a")], links: [("r/gone.yml", "missing.yml")], status: 66,
+            stderrHolds: "{r}/gone.yml: error: broken symbolic link (it points to missing.yml, which does not exist)", stdoutHolds: [oneChecked]),
+        LinkCase(
+            label: "sub/loop -> ..", recipes: [("r/a.yml", "a"), ("r/sub/b.yml", "b")], links: [("r/sub/loop", "..")], status: 0,
+            stdoutHolds: ["checked 2 recipes: 2 good, 0 with errors"]),
+    ]
 }
 
 /// What the scan does with unreadable folders, FIFOs, links and extensions, through `render` and `render --check`.
@@ -148,42 +159,22 @@ struct ScanEndToEndTests {
 
     @Test(
         "symbolic links: followed inside the folder (each recipe once), an error when they leave it or are broken, cycles end",
-        arguments: LinkCase.allCases)
+        arguments: LinkCase.all)
     func links(_ c: LinkCase) throws {
         let folder = try TempFolder("scan-link")
         let r = folder.file("r")
         try folder.write(Self.recipe("secret"), to: "outside/secret.yml")
-        var arguments = ["--check", r]
-        switch c {
-        case .insideFollowedOnce:
-            try folder.write(Self.recipe("one"), to: "r/real/one.yml")
-            try folder.write(Self.recipe("three"), to: "r/.drafts/three.yml")
-            try link(folder.file("r/links/same.yml"), to: "../real/one.yml")
-            try link(folder.file("r/three.yml"), to: ".drafts/three.yml")
-            arguments = [r, "-o", folder.file("dist")]
-        case .fileLeavingTheFolder:
-            try folder.write(Self.recipe("a"), to: "r/a.yml")
-            try link(folder.file("r/leak.yml"), to: "../outside/secret.yml")
-        case .folderLeavingTheFolder:
-            try folder.write(Self.recipe("a"), to: "r/a.yml")
-            try link(folder.file("r/shared"), to: "../outside")
-        case .broken:
-            try folder.write(Self.recipe("a"), to: "r/a.yml")
-            try link(folder.file("r/gone.yml"), to: "missing.yml")
-        case .cycle:
-            try folder.write(Self.recipe("a"), to: "r/a.yml")
-            try folder.write(Self.recipe("b"), to: "r/sub/b.yml")
-            try link(folder.file("r/sub/loop"), to: "..")
-        }
+        for recipe in c.recipes { try folder.write(Self.recipe(recipe.id), to: recipe.path) }
+        for made in c.links { try link(folder.file(made.path), to: made.target) }
+        let arguments = c.renders ? [r, "-o", folder.file("dist")] : ["--check", r]
         let (result, hung) = try guarded(try renderPath(), arguments)
         #expect(!hung, "render hung")
-        let expected = c.expected
-        #expect(result.status == expected.status, "\(result)")
-        if let text = expected.stderrHolds?.replacingOccurrences(of: "{r}", with: r) {
+        #expect(result.status == c.status, "\(result)")
+        if let text = c.stderrHolds?.replacingOccurrences(of: "{r}", with: r) {
             #expect(result.stderr.contains(text), "\(result.stderr)")
         }
-        for text in expected.stdoutHolds { #expect(result.stdout.contains(text), "\(result)") }
-        if let ids = expected.catalog {
+        for text in c.stdoutHolds { #expect(result.stdout.contains(text), "\(result)") }
+        if let ids = c.catalog {
             #expect(try CatalogManifest.read(folder.file("dist/catalog.json")).tracks.map(\.id) == ids)
         }
     }
