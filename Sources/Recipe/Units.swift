@@ -281,7 +281,9 @@ public enum Units {
         switch unit {
         case "", "hz": exponent = 0
         case "khz": exponent = 3
-        default: return .failure(UnitError("unknown unit '\(DiagnosticText.clip(String(decoding: bytes[index...], as: UTF8.self)))' (use Hz or kHz)"))
+        default:
+            let written = String(decoding: bytes[index...], as: UTF8.self)
+            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(written))' (use Hz or kHz\(lookalikeNote(written)))"))
         }
         if exponent == 0, number.contains(".") {
             return .failure(UnitError("a rate in Hz is a whole number (write \(number.split(separator: ".").first ?? "48000"), or use kHz)"))
@@ -314,7 +316,7 @@ public enum Units {
         guard !unitName.isEmpty else { return .failure(UnitError("needs a unit: did you mean '\(number)k'?")) }
         guard let exponent = units[unitName] else {
             let near = Suggestions.closest(to: unitName, in: ["k", "kbps"]).map { "did you mean '\(number)\($0)'? " } ?? ""
-            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (\(near)use k or kbps, like 128k)"))
+            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (\(near)use k or kbps, like 128k\(lookalikeNote(unitName)))"))
         }
         guard !numeral.negative else { return .failure(UnitError("negative")) }
         // exact: whole bits per second, no floating point
@@ -344,7 +346,7 @@ public enum Units {
         let unitName = lowerASCII(bytes[index...])
         if !unitName.isEmpty, unitName != "bpm" {
             let near = Suggestions.closest(to: unitName, in: ["bpm"]).map { _ in "did you mean '\(number) bpm'? " } ?? ""
-            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (\(near)use bpm, breaths a minute)"))
+            return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (\(near)use bpm, breaths a minute\(lookalikeNote(unitName)))"))
         }
         guard !numeral.negative else { return .failure(UnitError("negative")) }
         let fraction = Array(numeral.fraction.reversed().drop(while: { $0 == UInt8(ascii: "0") }).reversed())
@@ -390,7 +392,7 @@ public enum Units {
         var exponent = 0
         if !unitName.isEmpty {
             guard let unit = units.first(where: { $0.name == unitName }) else {
-                return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (use \(unitHelp))"))
+                return .failure(UnitError("unknown unit '\(DiagnosticText.clip(unitName))' (use \(unitHelp)\(lookalikeNote(unitName)))"))
             }
             exponent = unit.exponent
         }
@@ -410,6 +412,19 @@ public enum Units {
         if lower.contains("nan") { return UnitError("not a number") }
         if lower.contains("inf") { return UnitError("infinite") }
         return nil
+    }
+
+    /// Units are ASCII: for a unit holding a character that only looks like a letter (`1.2 KHz`
+    /// with U+212A KELVIN SIGN, pasted from a document), the note that names it:
+    /// `; its 'K' is U+212A KELVIN SIGN, not ASCII` (or `; it holds U+00A0 NO-BREAK SPACE, not ASCII`
+    /// for one that shows nothing); empty for an ASCII unit.
+    static func lookalikeNote(_ unit: String) -> String {
+        guard let scalar = unit.unicodeScalars.first(where: { !$0.isASCII }) else { return "" }
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        let name = scalar.properties.name.map { " " + $0 } ?? ""
+        let invisible = scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+        return (invisible ? "; it holds " : "; its '\(Character(scalar))' is ") + code + name + ", not ASCII"
     }
 
     /// The text with ASCII letters in lower case and every other character as it is: units are

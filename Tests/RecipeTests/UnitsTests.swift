@@ -300,10 +300,45 @@ import Testing
         #expect(read(text.replacingOccurrences(of: " ", with: "")) == value, "\(name): without the space")
     }
 
-    @Test("a Kelvin sign is not a k: '1.2 \u{212A}Hz' is no kHz", arguments: ["1.2 \u{212A}Hz", "1.2\u{212A}HZ"])
+    @Test("a Kelvin sign is not a k: '1.2 \u{212A}Hz' is no kHz, and the error names the character", arguments: ["1.2 \u{212A}Hz", "1.2\u{212A}HZ"])
     func kelvinSignIsNoUnit(text: String) {
-        #expect(throws: UnitError.self) { try Units.frequency(text).get() }
-        #expect(throws: UnitError.self) { try Units.sampleRate(text).get() }
+        for read in [{ try Units.frequency($0).get() }, { Double(try Units.sampleRate($0).get()) }] as [(String) throws -> Double] {
+            #expect(throws: UnitError.self) { try read(text) }
+            #expect(reason { _ = try read(text) }?.contains("its '\u{212A}' is U+212A KELVIN SIGN, not ASCII)") == true, "\(text)")
+        }
+    }
+
+    /// Characters pasted from a document that look like a unit's letters or space, and the note each unit reader gives.
+    static let lookalikes: [(text: String, read: @Sendable (String) throws -> Void, note: String)] = [
+        ("528\u{00A0}Hz", { _ = try Units.frequency($0).get() }, "(use Hz or kHz; it holds U+00A0 NO-BREAK SPACE, not ASCII)"),
+        ("-14 d\u{0392}", { _ = try Units.gain($0).get() }, "(use dB; its '\u{0392}' is U+0392 GREEK CAPITAL LETTER BETA, not ASCII)"),
+        ("128 \u{1D0B}bps", { _ = try Units.bitrate($0).get() }, "its '\u{1D0B}' is U+1D0B LATIN LETTER SMALL CAPITAL K, not ASCII)"),
+        ("6 bp\u{043C}", { _ = try Units.breathRate($0).get() }, "its '\u{043C}' is U+043C CYRILLIC SMALL LETTER EM, not ASCII)"),
+        ("48 \u{212A}Hz", { _ = try Units.sampleRate($0).get() }, "(use Hz or kHz; its '\u{212A}' is U+212A KELVIN SIGN, not ASCII)"),
+    ]
+
+    @Test("a unit with a character that only looks like ASCII is refused, naming the code point", arguments: lookalikes.indices)
+    func lookalikeNamed(_ i: Int) {
+        let c = Self.lookalikes[i]
+        let why = reason { try c.read(c.text) }
+        #expect(why?.contains(c.note) == true, "'\(c.text)': \(why ?? "read")")
+    }
+
+    @Test("an ASCII unit that is unknown carries no such note", arguments: ["528 hertz", "-14 dBA", "128 MB", "6 bpn"])
+    func noLookalikeNote(text: String) {
+        let why = [
+            reason { _ = try Units.frequency(text).get() }, reason { _ = try Units.gain(text).get() },
+            reason { _ = try Units.bitrate(text).get() }, reason { _ = try Units.breathRate(text).get() },
+        ]
+        #expect(why.allSatisfy { $0 != nil && !$0!.contains("not ASCII") }, "\(why)")
+    }
+
+    /// The reason of the UnitError `body` throws; nil when it throws none.
+    private func reason(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as UnitError { return error.reason } catch { return "\(error)" }
     }
 
     @Test("a true peak in dB or dBFS carries a note that it is read as dBTP; dBTP and a bare number do not")
