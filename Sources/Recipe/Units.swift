@@ -77,7 +77,9 @@ public enum Units {
             let unit: Int
             if unitName.isEmpty {
                 guard components == 0, index == bytes.count else {
-                    return .failure(UnitError("'\(numberText)' needs a unit (h, m, s or ms)"))
+                    // (a no-break space or a lookalike letter where the unit starts is named)
+                    let note = index < bytes.count && bytes[index] >= 0x80 ? lookalikeNote(rest(bytes, from: index)) : ""
+                    return .failure(UnitError("'\(numberText)' needs a unit (h, m, s or ms\(note))"))
                 }
                 unit = 2  // a bare number is seconds
             } else if let found = durationUnits.firstIndex(where: { $0.name == unitName }) {

@@ -315,6 +315,8 @@ import Testing
         ("128 \u{1D0B}bps", { _ = try Units.bitrate($0).get() }, "its '\u{1D0B}' is U+1D0B LATIN LETTER SMALL CAPITAL K, not ASCII)"),
         ("6 bp\u{043C}", { _ = try Units.breathRate($0).get() }, "its '\u{043C}' is U+043C CYRILLIC SMALL LETTER EM, not ASCII)"),
         ("48 \u{212A}Hz", { _ = try Units.sampleRate($0).get() }, "(use Hz or kHz; its '\u{212A}' is U+212A KELVIN SIGN, not ASCII)"),
+        ("5\u{00A0}m", { _ = try Units.duration($0).get() }, "'5' needs a unit (h, m, s or ms; it holds U+00A0 NO-BREAK SPACE, not ASCII)"),
+        ("4 \u{0455}", { _ = try Units.duration($0).get() }, "(h, m, s or ms; its '\u{0455}' is U+0455 CYRILLIC SMALL LETTER DZE, not ASCII)"),
     ]
 
     @Test("a unit with a character that only looks like ASCII is refused, naming the code point", arguments: lookalikes.indices)
