@@ -185,8 +185,10 @@ public let renderExecutable: String? = {
 }()
 
 /// Whether AddressSanitizer's or ThreadSanitizer's runtime is in this process.
-public let isSanitized: Bool = ["__asan_init", "__tsan_init"].contains { (name: String) in dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) != nil
-}
+public let isSanitized: Bool = {
+    let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+    return dlsym(everywhere, "__asan_init") != nil || dlsym(everywhere, "__tsan_init") != nil
+}()
 
 /// The `render` built beside the running test binary.
 let siblingRender: String? = {
