@@ -191,7 +191,7 @@ public let isSanitized: Bool = {
 }()
 
 /// The `render` built beside the running test binary.
-let siblingRender: String? = {
+public let siblingRender: String? = {
     var folders: [String] = []
     if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
         folders.append((exe as NSString).deletingLastPathComponent)
