@@ -27,10 +27,8 @@ enum ShardFiles {
                     )
                 }
             }
-            if let size = regularFile(entry.cues, at: Manifest.path(track: i, .cues), in: folder, &problems),
-                let problem = cueSheetProblem(entry, size: size, in: folder)
-            {
-                problems.append(ManifestProblem(path: Manifest.path(track: i, .cues), message: problem))
+            if let size = regularFile(entry.cues, at: Manifest.path(track: i, .cues), in: folder, &problems) {
+                problems += cueSheetProblems(entry, track: i, size: size, in: folder)
             }
             for (j, name) in (entry.sidecars ?? []).enumerated() {
                 _ = regularFile(name, at: "\(Manifest.path(track: i, .sidecars))[\(j)]", in: folder, &problems)
@@ -59,23 +57,16 @@ enum ShardFiles {
         return Int64(info.st_size)
     }
 
-    /// Why the track's cue sheet cannot go into the bundle (too large, not a valid cue sheet, or about another file), or nil.
-    private static func cueSheetProblem(_ entry: Manifest.Entry, size: Int64, in folder: String) -> String? {
-        let limit = Manifest.Limits.maxCueSheetBytes
-        guard size <= Int64(limit) else {
-            return "'\(entry.cues)' in \(folder) is \(size) bytes; expected a cue sheet of at most \(limit >> 20) MiB (\(limit) bytes)"
-        }
-        let fd = open(Merge.path(folder, entry.cues), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-        guard fd >= 0 else { return "'\(entry.cues)' in \(folder) cannot be read: \(String(cString: strerror(errno)))" }
-        defer { close(fd) }
-        guard case .success(let bytes) = readAtMost(limit + 1, from: fd), bytes.count <= limit else {
-            return "'\(entry.cues)' in \(folder) cannot be read whole, or grew past \(limit) bytes"
-        }
+    /// Why the track's cue sheet cannot go into the bundle (too large, not a valid cue sheet, or about another
+    /// file: at `cues`), and the entry's keys that the sheet contradicts (`title`, `category`, `loudness_lufs`,
+    /// `true_peak_dbtp`, each at its own key; `duration` the reader checks against `frames`): nothing the page
+    /// or an app shows from `catalog.json` is taken on trust.
+    private static func cueSheetProblems(_ entry: Manifest.Entry, track i: Int, size: Int64, in folder: String) -> [ManifestProblem] {
+        let cuesKey = Manifest.path(track: i, .cues)
         let sheet: CueSheet
-        do {
-            sheet = try CueSheet.decode(from: Data(bytes))
-        } catch {
-            return "'\(entry.cues)' in \(folder) is not a valid cue sheet: \(DiagnosticText.printable(error.description))"
+        switch readCueSheet(entry.cues, size: size, in: folder) {
+        case .failure(let problem): return [ManifestProblem(path: cuesKey, message: problem.message)]
+        case .success(let read): sheet = read
         }
         let differing = [
             ("id", sheet.id == entry.id), ("audio.file", sheet.audio.file == entry.file), ("audio.sha256", sheet.audio.sha256 == entry.sha256),
@@ -83,9 +74,55 @@ enum ShardFiles {
         ].filter { !$0.1 }.map(\.0)
         guard differing.isEmpty else {
             let verb = differing.count == 1 ? "is" : "are"
-            return "'\(entry.cues)' in \(folder) describes another track: its \(differing.joined(separator: ", ")) \(verb) not this entry's"
+            return [
+                ManifestProblem(
+                    path: cuesKey,
+                    message: "'\(entry.cues)' in \(folder) describes another track: its \(differing.joined(separator: ", ")) \(verb) not this entry's"
+                )
+            ]
         }
-        return nil
+        // The descriptive keys, as JSON text: the catalog writes the sheet's own values (rounded alike).
+        let described: [(Manifest.EntryKey, sheetKey: String, sheet: String)] = [
+            (.title, "title", JSONText.string(sheet.title)),
+            (.category, "category", sheet.category.map(JSONText.string) ?? "null"),
+            (.loudnessLUFS, "audio.loudness_lufs", sheet.audio.loudnessLUFS.map(JSONText.number) ?? "null"),
+            (.truePeakDBTP, "audio.true_peak_dbtp", sheet.audio.truePeakDBTP.map(JSONText.number) ?? "null"),
+        ]
+        return described.compactMap { key, sheetKey, expected in
+            let found = entry.jsonValue(key) ?? "null"
+            guard found != expected else { return nil }
+            return ManifestProblem(
+                path: Manifest.path(track: i, key),
+                message:
+                    "expected \(DiagnosticText.clip(expected)), the \(sheetKey) of '\(entry.cues)' in \(folder), found \(DiagnosticText.clip(found))"
+            )
+        }
+    }
+
+    /// The track's cue sheet, read and validated (at most `Manifest.Limits.maxCueSheetBytes`), or why it cannot be.
+    private static func readCueSheet(_ name: String, size: Int64, in folder: String) -> Result<CueSheet, SheetProblem> {
+        let limit = Manifest.Limits.maxCueSheetBytes
+        guard size <= Int64(limit) else {
+            return .failure(
+                SheetProblem("'\(name)' in \(folder) is \(size) bytes; expected a cue sheet of at most \(limit >> 20) MiB (\(limit) bytes)"))
+        }
+        let fd = open(Merge.path(folder, name), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+        guard fd >= 0 else { return .failure(SheetProblem("'\(name)' in \(folder) cannot be read: \(String(cString: strerror(errno)))")) }
+        defer { close(fd) }
+        guard case .success(let bytes) = readAtMost(limit + 1, from: fd), bytes.count <= limit else {
+            return .failure(SheetProblem("'\(name)' in \(folder) cannot be read whole, or grew past \(limit) bytes"))
+        }
+        do {
+            return .success(try CueSheet.decode(from: Data(bytes)))
+        } catch {
+            return .failure(SheetProblem("'\(name)' in \(folder) is not a valid cue sheet: \(DiagnosticText.printable(error.description))"))
+        }
+    }
+
+    /// Why a cue sheet could not be read.
+    private struct SheetProblem: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
     }
 }
 

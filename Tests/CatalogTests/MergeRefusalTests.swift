@@ -168,6 +168,18 @@ struct Tamper: Sendable, CustomTestStringConvertible {
         Tamper(label: "duration that is not frames / sample_rate", status: 65, key: "tracks[0].duration") { s in
             try s.setFirst("duration", to: "4000.0")
         },
+        // what the page and the apps show: each checked against the track's cue sheet
+        Tamper(label: "loudness_lufs 200", status: 65, key: "tracks[0].loudness_lufs") { s in try s.setFirst("loudness_lufs", to: "200.0") },
+        Tamper(label: "loudness_lufs off by 0.01", status: 65, key: "tracks[0].loudness_lufs") { s in
+            let lufs = try #require(try s.firstTrack()["loudness_lufs"] as? Double)
+            return try s.setFirst("loudness_lufs", to: "\(((lufs + 0.01) * 100).rounded() / 100)")
+        },
+        Tamper(label: "loudness_lufs null", status: 65, key: "tracks[0].loudness_lufs") { s in try s.setFirst("loudness_lufs", to: "null") },
+        Tamper(label: "true_peak_dbtp -200", status: 65, key: "tracks[0].true_peak_dbtp") { s in
+            try s.setFirst("true_peak_dbtp", to: "-200.0")
+        },
+        Tamper(label: "another title", status: 65, key: "tracks[0].title") { s in try s.setFirst("title", to: "\"Another Title\"") },
+        Tamper(label: "another category", status: 65, key: "tracks[0].category") { s in try s.setFirst("category", to: "\"Elsewhere\"") },
         Tamper(label: "a duplicate key", status: 65, key: "tracks[0].premium") { s in
             guard let premium = try s.firstTrack()["premium"] as? Bool else { throw TestFailure("no premium in \(s.manifest)") }
             let value = premium ? "true" : "false"
