@@ -1,7 +1,8 @@
 import CadenceCues
 import Foundation
 
-/// WebVTT captions: one cue per phase with its label, for `<track>` elements and captioning players.
+/// WebVTT captions: one cue per phase with its label (and, for a program of two or more segments, one cue
+/// per segment spanning it), for `<track>` elements and captioning players.
 public enum WebVTT {
     /// The `.vtt` text of a cue sheet. Times are the phases' frames rounded to milliseconds,
     /// so one cue ends exactly where the next begins.

@@ -1,4 +1,6 @@
 import AudioCore
+import Foundation
+import TestKit
 import Testing
 
 @testable import Recipe
@@ -45,6 +47,30 @@ import Testing
         #expect(recipe.pattern.cycle == expected.cycle)
         #expect(recipe.length == .cycles(2))
     }
+
+    /// docs/recipes.md's table of built-in patterns, row by row: the name, title, the cycle's total (the
+    /// parenthesis ending the cycle column, `(2 h 10 m)`) and the labels, as the parser gives them.
+    @Test("docs/recipes.md's pattern table says what each built-in is: title, cycle length and labels")
+    func documentedTable() throws {
+        let page = try String(contentsOfFile: repositoryRoot + "/docs/recipes.md", encoding: .utf8)
+        var seen: [String] = []
+        for line in page.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4, let pattern = BuiltinPatterns.named(cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`")))
+            else { continue }
+            seen.append(cells[0])
+            #expect(cells[1] == pattern.name, "\(cells[0]): title")
+            let total = try #require(cells[2].split(separator: "(").last?.dropLast(), "\(cells[0]): no (total) in '\(cells[2])'")
+            #expect(total.replacingOccurrences(of: " ", with: "") == pattern.cycle.durationText, "\(cells[0]): cycle '\(cells[2])'")
+            // the column lists each phase's label, or (pomodoro's eight phases) each label once
+            let labels = pattern.phases.map(\.label)
+            #expect([labels, distinct(labels)].contains(cells[3].components(separatedBy: " · ")), "\(cells[0]): labels")
+        }
+        #expect(seen == BuiltinPatterns.names.map { "`\($0)`" })
+    }
+
+    /// The items in their first order, each once.
+    private func distinct(_ items: [String]) -> [String] { items.reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
 
     @Test func phaseLengths() throws {
         #expect(BuiltinPatterns.named("coherent")?.phases.map(\.length) == [ns(5, 500_000_000), ns(5, 500_000_000)])
