@@ -8,8 +8,10 @@ import Glibc
 /// libsndfile's FLAC writer can only store its ten fixed string tags, so chapter
 /// comments (`CHAPTER001=…`) need libFLAC itself. The file gets a Vorbis comment
 /// block with every tag given and a seek table (a point every 10 s), so players
-/// can scrub long sessions; the encoder fills STREAMINFO (with the MD5 of the
-/// audio) and the seek table when it finishes. Settings are `flac -5`'s.
+/// can scrub long sessions, then 8 KiB of PADDING as the `flac` tool leaves, so a tag
+/// editor (metaflac, Picard) rewrites the metadata in place instead of the whole file; the
+/// encoder fills STREAMINFO (with the MD5 of the audio) and the seek table when it
+/// finishes. Settings are `flac -5`'s.
 public final class FLACWriter {
     public let path: String
     public let channels: Int
@@ -20,6 +22,8 @@ public final class FLACWriter {
     public static let compressionLevel: UInt32 = 5
     /// Seconds between seek points.
     public static let seekSpacing = 10
+    /// Bytes of the PADDING block, the last metadata block: the `flac` tool's default.
+    public static let paddingBytes = 8192
 
     /// Opens an encoder writing to `fd` (duplicated; the caller's descriptor stays open).
     /// `bitsPerSample` is 16 or 24; `totalFrames` is the exact length to come.
@@ -65,6 +69,11 @@ public final class FLACWriter {
                 throw AudioError(file: path, operation: "FLAC seek table", reason: "out of memory", kind: .software)
             }
         }
+        guard let padding = FLAC__metadata_object_new(FLAC__METADATA_TYPE_PADDING) else {
+            throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
+        }
+        padding.pointee.length = UInt32(Self.paddingBytes)
+        metadata.append(padding)
         let accepted = metadata.withUnsafeMutableBufferPointer {
             FLAC__stream_encoder_set_metadata(encoder, $0.baseAddress, UInt32($0.count)) != 0
         }

@@ -22,7 +22,7 @@ import CVorbis
 ///
 /// Frame-exact: the last page's granule position is the number of frames written, and
 /// Vorbis has no encoder delay. So libsndfile, vorbisfile and FFmpeg decode exactly that many
-/// frames, aligned with the input (see `firstAudioPageWritten` for FFmpeg).
+/// frames, aligned with the input (see `audioPackets` for FFmpeg and ogginfo).
 ///
 /// Samples are in Vorbis channel order, which is the same as WAV order for mono and stereo only.
 ///
@@ -62,17 +62,25 @@ public final class OggVorbisWriter {
     private let staging: UnsafeMutablePointer<Float>
     private var stagedFrames = 0
 
-    /// Whether the first audio packet has been written, on a page of its own.
+    /// Audio packets queued so far.
     ///
-    /// That packet decodes to no samples (it only starts the overlap), so its page's granule
-    /// position is 0 and exact, and the audio never fits in a single page. Left to
-    /// `ogg_stream_pageout`, a short or quiet stream (under about 4 KiB of packets) is one page
-    /// that is both first and last. libvorbis and libsndfile trim that correctly. FFmpeg 5.1
-    /// counts 128 samples for the first packet and cuts that many from the end, so it decodes
-    /// 1000 frames as 872 and 48000 as 47872. With the first packet alone, FFmpeg, libsndfile
-    /// and vorbisfile all decode exactly N frames for every N from 1 up. This costs one 28-byte
-    /// page header per file.
-    private var firstAudioPageWritten = false
+    /// The first audio packet decodes to no samples (it only starts the overlap). It goes on
+    /// the first audio page together with the second, and that page is flushed at once, so the
+    /// page ends at the second packet's exact, positive granule position (128 frames for two
+    /// short blocks) and the audio never fits in a single page:
+    /// - `ogginfo` rejects a page that completes packets at granule position 0 ("Negative or
+    ///   zero granulepos (0) … created by a buggy encoder"), which the first packet alone on its
+    ///   page gave every file before.
+    /// - Left to `ogg_stream_pageout`, a short or quiet stream (under about 4 KiB of packets) is
+    ///   one page that is both first and last. libvorbis and libsndfile trim that correctly, but
+    ///   FFmpeg 5.1 counts 128 samples for the first packet and cuts that many from the end, so it
+    ///   decodes 1000 frames as 872 and 48000 as 47872. With the first page closed after the second
+    ///   packet, FFmpeg, libsndfile and vorbisfile all decode exactly N frames for every N above 128.
+    ///
+    /// A stream of 128 frames or fewer has only two audio packets, the second the last: they
+    /// cannot share a page without FFmpeg playing 128 frames, so the first keeps a page of its own
+    /// (granule position 0: `ogginfo` warns on these few-millisecond files, FFmpeg stays exact).
+    private var audioPackets = 0
 
     /// Sets up the encoder and writes the three Vorbis header packets onto their own pages.
     ///
@@ -353,11 +361,14 @@ public final class OggVorbisWriter {
                 let flushed = vorbis_bitrate_flushpacket(dsp, &packet)
                 guard flushed >= 0 else { throw error("vorbis_bitrate_flushpacket", Self.describe(flushed)) }
                 if flushed == 0 { break }
+                audioPackets += 1
+                // a two-packet stream (128 frames or fewer): the first packet alone on its page
+                if audioPackets == 2 && packet.e_o_s != 0 { try writePages(flush: true) }
                 guard ogg_stream_packetin(stream, &packet) == 0 else {
                     throw error("ogg_stream_packetin", "libogg rejected an audio packet")
                 }
-                try writePages(flush: !firstAudioPageWritten)
-                firstAudioPageWritten = true
+                // the first audio page: closed after the second packet (see `audioPackets`)
+                if audioPackets >= 2 { try writePages(flush: audioPackets == 2) }
             }
         }
     }

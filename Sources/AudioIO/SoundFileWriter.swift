@@ -6,7 +6,8 @@ import Glibc
 ///
 /// Closing is what completes a file, so `finish()` calls `sf_close` and checks
 /// it; `deinit` only frees. Nothing time-dependent is stamped into the file:
-/// the float WAV `PEAK` chunk (which holds the current time) is switched off.
+/// the float WAV `PEAK` chunk (which holds the current time) is switched off, and
+/// RF64, where libsndfile 1.2 writes it all the same, has it blanked to `JUNK` once closed.
 public final class SoundFileWriter {
     /// The libsndfile container and encoding of an output.
     public struct Format: Sendable, Equatable {
@@ -29,6 +30,8 @@ public final class SoundFileWriter {
 
     public let path: String
     public let channels: Int
+    private let fileDescriptor: Int32
+    private let format: Format
     private var handle: OpaquePointer?
 
     /// libsndfile's version, e.g. (1, 2, 0), from `sf_version_string`.
@@ -61,6 +64,8 @@ public final class SoundFileWriter {
     ) throws(AudioError) {
         self.path = path
         self.channels = channels
+        self.fileDescriptor = fd
+        self.format = format
         if let defect = Self.defect(of: format) {
             throw AudioError(file: path, operation: "open", reason: defect, kind: .data)
         }
@@ -154,6 +159,43 @@ public final class SoundFileWriter {
         guard result == 0 else {
             if AtomicOutputFile.meansNoRoom(errno) { throw AtomicOutputFile.writeError(path: path, operation: "sf_close", errno) }
             throw AudioError(file: path, operation: "sf_close", reason: String(cString: sf_error_number(result)), kind: .ioError)
+        }
+        if format.major == Int32(SF_FORMAT_RF64) { try Self.blankPeakChunk(fileDescriptor: fileDescriptor, path: path) }
+    }
+
+    /// Turns the `PEAK` chunk of the closed RF64 file on `fd` into a zero-filled `JUNK` chunk of
+    /// the same size, if it has one; nothing else moves.
+    ///
+    /// libsndfile 1.2's RF64 writer adds a `PEAK` chunk to float files whatever
+    /// `SFC_SET_ADD_PEAK_CHUNK` says, stamped with `time(NULL)`: two renders of one recipe
+    /// differed in those 4 bytes. `JUNK` is the filler every RIFF reader skips (ffprobe,
+    /// libsndfile); a plain RIFF float WAV has no `PEAK` chunk either.
+    public static func blankPeakChunk(fileDescriptor fd: Int32, path: String) throws(AudioError) {
+        let headerBytes = 1 << 16
+        var header = [UInt8](repeating: 0, count: headerBytes)
+        let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerBytes, 0) }
+        guard count >= 12, header[0..<4] == [0x52, 0x46, 0x36, 0x34][...], header[8..<12] == [0x57, 0x41, 0x56, 0x45][...] else {
+            throw AudioError(file: path, operation: "RF64 PEAK", reason: "not an RF64/WAVE file", kind: .software)
+        }
+        var offset = 12
+        while offset + 8 <= count {
+            let id = header[offset..<(offset + 4)]
+            let size = (0..<4).reduce(0) { $0 | Int(header[offset + 4 + $1]) << (8 * $1) }
+            if id == [0x64, 0x61, 0x74, 0x61][...] { return }  // "data": the header ends here
+            if id == [0x50, 0x45, 0x41, 0x4B][...] {  // "PEAK"
+                let blank = Array("JUNK".utf8) + header[(offset + 4)..<(offset + 8)] + [UInt8](repeating: 0, count: size)
+                var done = 0
+                while done < blank.count {
+                    let n = blank.withUnsafeBytes { pwrite(fd, $0.baseAddress?.advanced(by: done), blank.count - done, off_t(offset + done)) }
+                    guard n > 0 else {
+                        if AtomicOutputFile.meansNoRoom(errno) { throw AtomicOutputFile.writeError(path: path, operation: "pwrite", errno) }
+                        throw AudioError(file: path, operation: "pwrite", reason: String(cString: strerror(errno)), kind: .ioError)
+                    }
+                    done += n
+                }
+                return
+            }
+            offset += 8 + size + size % 2
         }
     }
 

@@ -1,7 +1,12 @@
 import AudioIO
+import CSndfile
 import CadenceCues
 import Foundation
+import Recipe
+import TestKit
 import Testing
+
+@testable import Render
 
 /// An output format and bit depth to render twice.
 struct FormatCase: CustomTestStringConvertible, Sendable {
@@ -72,6 +77,56 @@ struct ReproducibilityTests {
         case "24": #expect(format.subtype == SoundFileWriter.Format.flac24.subtype)
         case "32f": #expect(format.subtype == SoundFileWriter.Format.wavFloat.subtype)
         default: break
+        }
+    }
+
+    /// A float WAV past RIFF's 4 GiB is RF64 (`TrackEncoder.needsRF64`). The encoder is told the
+    /// track is 9 hours long, which chooses RF64, and given one second: the same file without
+    /// writing 10 GB. libsndfile 1.2 stamps the clock into the PEAK chunk it adds to RF64 float
+    /// files, so two encodings a second apart differed in 4 bytes.
+    @Test("an RF64 float WAV is the same bytes every time: no PEAK chunk with the clock in it")
+    func rf64SameBytes() throws {
+        let folder = try TempFolder("repro-rf64")
+        let rate = 48000
+        let samples = Fixture.sine(frequency: 440, amplitudes: [0.5, 0.25], sampleRate: rate, frames: rate)
+        let metadata = EmbeddedMetadata(tags: [("TITLE", "Sleep")], chapterComments: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
+        func encode(_ name: String) throws -> [UInt8] {
+            let path = folder.file(name)
+            let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
+            try #require(fd >= 0)
+            defer { close(fd) }
+            let encoder = try TrackEncoder(
+                format: .wav, bitDepth: .float32, bitrate: nil, fileDescriptor: fd, path: path, sampleRate: rate, channels: 2,
+                totalFrames: Int64(9 * 3600 * rate), seed: 1, serial: 1, metadata: metadata)
+            try samples.withUnsafeBufferPointer { try encoder.write($0, frames: rate, channels: 2) }
+            try encoder.finish()
+            return try bytes(path)
+        }
+        let first = try encode("one.wav")
+        let second = try encode("two.wav")
+        #expect(Array(first[0..<4]) == Array("RF64".utf8))
+        #expect(
+            first == second, "two encodings differ at byte \(zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+        // the chunks: none is PEAK (a plain RIFF float WAV has none either)
+        var ids: [String] = []
+        var at = 12
+        while at + 8 <= first.count {
+            ids.append(String(decoding: first[at..<(at + 4)], as: UTF8.self))
+            var size = (0..<4).reduce(0) { $0 | Int(first[at + 4 + $1]) << (8 * $1) }
+            if ids.last == "data" { size = 2 * 4 * rate }  // RF64 keeps data's size in ds64
+            at += 8 + size + size % 2
+        }
+        #expect(!ids.contains("PEAK"), "\(ids)")
+        #expect(ids.first == "ds64" && ids.contains("data") && ids.contains("cue "), "\(ids)")
+        // and the readers take it whole: libsndfile, and ffprobe
+        #expect(soundFormat(folder.file("one.wav"))?.major == Int32(SF_FORMAT_RF64))
+        #expect(try readAudio(folder.file("one.wav")).frames == rate)
+        if let ffprobe = which("ffprobe") {
+            let probe = try run(
+                ffprobe,
+                ["-v", "error", "-count_packets", "-show_entries", "stream=codec_name,duration_ts", "-of", "csv=p=0", folder.file("one.wav")])
+            #expect(probe.status == 0 && probe.stderr.isEmpty, "\(probe)")
+            #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "pcm_f32le,\(rate)", "\(probe)")
         }
     }
 
