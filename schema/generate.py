@@ -268,7 +268,7 @@ KIND_HELP = {
 
 # formats that take only some sample rates (RecipeLimits.fixedSampleRates); without sample_rate the default 48000 is in each
 FIXED_RATES = [
-    ("m4a", "AAC (m4a)", [7350, 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]),
+    ("m4a", "AAC (m4a)", [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]),
     ("opus", "Opus", [8000, 12000, 16000, 24000, 48000]),
     ("mp3", "MP3", [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]),
 ]
@@ -924,7 +924,7 @@ recipe = {
                 },
                 "format": {
                     "description": (
-                        "wav, flac, ogg (Vorbis), opus, mp3, caf (ALAC in CAF), m4a (AAC-LC in MP4, at 7350 to "
+                        "wav, flac, ogg (Vorbis), opus, mp3, caf (ALAC in CAF), m4a (AAC-LC in MP4, at 8000 to "
                         "96000 Hz) or alac (Apple Lossless in MP4; written as .m4a). Default: from the -o extension "
                         "(FLAC without -o; .m4a is AAC unless the recipe says alac); with -o both must agree."
                     ),
@@ -996,6 +996,17 @@ recipe = {
                                 "$comment": "A rate over 200 kHz written as text is left to the renderer.",
                                 "description": "libvorbis encodes up to 200000 Hz.",
                                 "anyOf": [{"type": "integer", "maximum": 200000}, {"type": "string"}],
+                            }
+                        }
+                    },
+                },
+                {
+                    "if": {"required": ["format", "channels"], "properties": {"format": {"const": "alac"}}},
+                    "then": {
+                        "properties": {
+                            "channels": {
+                                "description": "Apple Lossless (alac) takes 1, 2, 4, 5 or 6 channels (RecipeLimits.alacChannelCounts).",
+                                "enum": [1, 2, 4, 5, 6],
                             }
                         }
                     },

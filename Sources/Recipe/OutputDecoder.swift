@@ -16,7 +16,10 @@ extension DecodeContext {
             return output
         }
         if let rate = fields["sample_rate"].flatMap({
-            unit($0, path: "output.sample_rate", what: "a sample rate from 8000 to 384000 Hz like 48000 or 44.1 kHz", Units.sampleRate)
+            unit(
+                $0, path: "output.sample_rate",
+                what: "a sample rate from \(RecipeLimits.sampleRates.lowerBound) to \(RecipeLimits.sampleRates.upperBound) Hz like 48000 or 44.1 kHz",
+                Units.sampleRate)
         }) {
             output.sampleRate = rate
         }
@@ -72,6 +75,9 @@ extension DecodeContext {
         if let format = output.format, let problem = RecipeLimits.sampleRateMessage(output.sampleRate, format: format) {
             // at the rate when it is written (the default 48 kHz suits every format), else at the format
             error(problem, at: fields["sample_rate"] ?? fields["format"] ?? node)
+        }
+        if let format = output.format, let problem = RecipeLimits.channelCountMessage(output.channels, format: format) {
+            error(problem, at: fields["channels"] ?? fields["format"] ?? node)
         }
         if let format = output.format, format.isIntegerOnly, output.bitDepth == .float32,
             let depthNode = fields["bit_depth"]

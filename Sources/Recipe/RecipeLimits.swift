@@ -55,7 +55,8 @@ public enum RecipeLimits {
     /// The most cue sound one track may mix, as a multiple of its length: 8. Cues
     /// overlap in full, so without it 100,000 cues of 60 s would mix ~70 times a 24 h
     /// track's samples per pass. A bell of 0.8 s on every 4 s phase is 0.2; a 10 s bowl
-    /// on every 5.5 s phase is 1.8. Checked by the renderer, which knows a cue file's length.
+    /// on every 5.5 s phase is 1.8. Checked by `render --check` from a tone's length and a cue
+    /// file's header, and by the renderer from the decoded sounds.
     public static let maxCueSoundPerTrack = 8
     /// The most overtones of a cue tone (`cues.<kind>.harmonics`): 16.
     public static let maxHarmonics = 16
@@ -96,9 +97,12 @@ public enum RecipeLimits {
 
     /// Accepted `output.sample_rate` values, in Hz: 8,000 to 384,000.
     public static let sampleRates = 8000...384_000
-    /// The rates `format: m4a` (AAC) takes: the AAC encoder's sampling-frequency table
-    /// (`AudioIOTests` checks it against libavcodec's encoder).
-    public static let aacSampleRates = [7350, 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
+    /// The rates `format: m4a` (AAC) takes: the AAC encoder's sampling-frequency table from
+    /// `sampleRates`' 8 kHz up. Its lowest, 7350 Hz, is below what any output is rendered at, so it is
+    /// offered nowhere (`M4AOutputTests` checks this list against libavcodec's encoder, and
+    /// `BitrateTests` renders every rate of it). The one list the recipe's check, the errors, the
+    /// schema and docs/recipes.md's table give.
+    public static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
 
     /// The rates `format: opus` takes: Opus's own (libsndfile refuses any other when it opens the file).
     public static let opusSampleRates = [8000, 12000, 16000, 24000, 48000]
@@ -198,4 +202,23 @@ public enum RecipeLimits {
 
     /// Accepted `output.channels` values: 1 to 8.
     public static let channelCounts = 1...8
+    /// The channel counts `format: alac` (Apple Lossless in MP4) takes: 1, 2, 4, 5 and 6. libavcodec's
+    /// ALAC encoder opens only the layouts ALAC defines, and 3, 7 and 8 channels are written in another
+    /// one (2.1, 6.1, 7.1), so `avcodec_open2` refuses them (`ChannelCountTests` renders each count).
+    /// AAC (m4a) and the other formats take 1 to 8.
+    public static let alacChannelCounts = [1, 2, 4, 5, 6]
+
+    /// The only channel counts `format` can be written with, for a format that takes fewer than `channelCounts`.
+    public static func fixedChannelCounts(of format: AudioFormat) -> [Int]? {
+        format == .alac ? alacChannelCounts : nil
+    }
+
+    /// Why `format` cannot be written with `channels` channels: the counts it takes, the nearest first, and what else would do.
+    public static func channelCountMessage(_ channels: Int, format: AudioFormat) -> String? {
+        guard let counts = fixedChannelCounts(of: format), !counts.contains(channels) else { return nil }
+        let nearest = counts.min { abs($0 - channels) < abs($1 - channels) || (abs($0 - channels) == abs($1 - channels) && $0 > $1) } ?? counts[0]
+        return "output.channels: Apple Lossless (format alac) cannot be written with \(channels) channels; it takes "
+            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)? Or use format: flac or m4a, "
+            + "which take 1 to 8)"
+    }
 }

@@ -82,7 +82,7 @@ struct BadInputCorpusTests {
         #expect((growth ?? 0) < Self.memoryLimit, "resident size grew by \((growth ?? 0) >> 20) MiB")
 
         switch corpusCase.stage {
-        case .timeline, .render, .mix:
+        case .timeline, .render:
             // Only the timeline (a phase shorter than a frame) or the disk (a link pointing out, a
             // missing file) can tell: the text is a good recipe. RenderTests checks the error.
             #expect(found.isEmpty, "expected to load, got:\n\(DiagnosticList(found))")

@@ -156,7 +156,7 @@ struct LossyRateTests {
         #expect(!FileManager.default.fileExists(atPath: folder.file("p.\(format)")))
     }
 
-    @Test("every rate a fixed-rate format lists is one its encoder opens", arguments: ["opus", "mp3"])
+    @Test("every rate a fixed-rate format lists is one its encoder opens", arguments: ["opus", "mp3", "m4a"])
     func listedRatesOpen(format: String) throws {
         let folder = try TempFolder("lossy-rate-ok")
         let audioFormat = try #require(AudioFormat(rawValue: format))

@@ -151,8 +151,9 @@ struct M4AOutputTests {
         #expect(refused.diagnostics.first?.location?.line == 15, "\(refused)")
     }
 
-    @Test("the recipe's list of AAC rates is libavcodec's encoder's")
+    @Test("the recipe's list of AAC rates is libavcodec's encoder's, from the lowest rate Cadence renders")
     func aacRatesAgree() {
-        #expect(RecipeLimits.aacSampleRates == M4AWriter.aacSampleRates)
+        #expect(RecipeLimits.aacSampleRates == M4AWriter.aacSampleRates.filter(RecipeLimits.sampleRates.contains))
+        #expect(!RecipeLimits.aacSampleRates.contains(7350))
     }
 }

@@ -277,6 +277,43 @@ struct VoiceTests {
         #expect(renderer.clips.misses == 2)
     }
 
+    @Test("a clip is prepared once per track however its path is spelled: ./, //, a link, a hard link")
+    func clipSpellingsShareOneClip() throws {
+        let folder = try Self.folder("voice-spellings")
+        try FileManager.default.createSymbolicLink(atPath: folder.file("assets/voice/link.wav"), withDestinationPath: "loud.wav")
+        try FileManager.default.linkItem(atPath: folder.file("assets/voice/loud.wav"), toPath: folder.file("assets/voice/hard.wav"))
+        // 40 spellings of one file, its link and its hard link, as prompts and as cues
+        let spellings =
+            (0..<40).map { String(repeating: "./", count: $0) + "voice/loud.wav" } + ["voice//loud.wav", "voice/link.wav", "voice/hard.wav"]
+        func recipe(_ id: String, spell: (Int) -> String, cues: (String, String)) throws -> String {
+            let prompts = spellings.indices.map { "    - { at: \($0 + 1)s, file: '\(spell($0))', text: \"P\($0)\" }" }
+            return try folder.write(
+                """
+                id: \(id)
+                duration: 50s
+                pattern: box
+                cues: { inhale: { file: '\(cues.0)' }, exhale: { file: '\(cues.1)' } }
+                voice:
+                  level: off
+                  prompts:
+                \(prompts.joined(separator: "\n"))
+                output: { format: wav, bit_depth: 32f, loudness: off }
+                """, to: "recipes/\(id).yml")
+        }
+        let renderer = TrackRenderer()
+        let spelled = try renderer.render(
+            recipePath: try recipe("spelled", spell: { spellings[$0] }, cues: ("./voice/link.wav", "voice/hard.wav")),
+            outputPath: folder.file("spelled.wav"), assets: nil)
+        // one file: decoded once, prepared once for the prompts and once for the cues, not once per spelling
+        #expect(renderer.clips.misses == 1, "decoded \(renderer.clips.misses) times")
+        #expect(renderer.clips.requests == 2, "prepared \(renderer.clips.requests) times")
+        // and it sounds as one spelling does
+        let one = try TrackRenderer().render(
+            recipePath: try recipe("plain", spell: { _ in "voice/loud.wav" }, cues: ("voice/loud.wav", "voice/loud.wav")),
+            outputPath: folder.file("plain.wav"), assets: nil)
+        #expect(try sha256(ofFile: spelled.audioPath) == (try sha256(ofFile: one.audioPath)))
+    }
+
     @Test("draft prompts are spoken by espeak-ng at the output rate, the same on every run, and captioned like recorded ones")
     func draftsAndCaptions() throws {
         let folder = try Self.folder("voice-draft")

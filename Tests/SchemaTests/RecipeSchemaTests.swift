@@ -274,6 +274,12 @@ struct RecipeSchemaTests {
             "mp3 at 96 kHz written in kHz", base + "output: { format: mp3, sample_rate: 96 kHz }\n", schema: "$.output.sample_rate",
             parser: "output.sample_rate"),
         RejectedRecipe(
+            "alac with 7 channels", base + "output: { format: alac, channels: 7 }\n", schema: "$.output.channels",
+            parser: "output.channels: Apple Lossless (format alac) cannot be written with 7 channels"),
+        RejectedRecipe(
+            "m4a at 7350 Hz", base + "output: { format: m4a, sample_rate: 7350 }\n", schema: "$.output.sample_rate",
+            parser: "output.sample_rate"),
+        RejectedRecipe(
             "ogg over 200 kHz", base + "output: { format: ogg, sample_rate: 384000 }\n", schema: "$.output.sample_rate",
             parser: "libvorbis goes up to 200000 Hz"),
         // issue 16: synth beds and layers

@@ -410,4 +410,24 @@ import Testing
             #expect(throws: DiagnosticList.self) { try parsed.get() }
         }
     }
+
+    /// Issue 30 item 9: a rate one place offers and another refuses (7350 Hz for AAC) is one list in
+    /// `RecipeLimits`, which the schema's per-format rule and docs/recipes.md's format table repeat.
+    @Test("the schema and docs/recipes.md offer each fixed-rate format exactly RecipeLimits' rates", arguments: ["m4a", "opus", "mp3"])
+    func fixedRatesMatchTheLimits(format: String) throws {
+        let rates = try #require(AudioFormat(rawValue: format).flatMap(RecipeLimits.fixedSampleRates(of:)))
+        let schema = try Self.load(recipeSchema)
+        let rules = try Self.object(schema, "$defs", "output")["allOf"] as? [[String: Any]] ?? []
+        let rule = try #require(
+            rules.first {
+                ((($0["if"] as? [String: Any])?["properties"] as? [String: Any])?["format"] as? [String: Any])?["const"] as? String == format
+            })
+        let offered = Self.enumTexts(try Self.object(rule, "then", "properties", "sample_rate"))
+        #expect(offered == rates.map(String.init), "the schema offers \(offered) for \(format)")
+        let docs = try String(contentsOfFile: repositoryPath("docs/recipes.md"), encoding: .utf8)
+        let row = try #require(docs.split(separator: "\n").first { $0.hasPrefix("| `\(format)`") })
+        let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        let listed = cells[3].replacingOccurrences(of: " Hz", with: "").split(separator: ", ").map { $0.replacingOccurrences(of: ",", with: "") }
+        #expect(listed == rates.map(String.init), "docs/recipes.md lists \(listed) for \(format)")
+    }
 }

@@ -7,10 +7,10 @@ import Foundation
 public enum BadInputCorpus {
     /// One row of `expected.tsv`.
     public struct Case: Sendable, CustomStringConvertible {
-        /// Where the error shows up: reading the recipe, laying it out in frames (`Timeline`),
-        /// only rendering it (assets on disk), or only mixing it (too much cue sound).
+        /// Where the error shows up: reading the recipe, laying it out in frames (`Timeline`), or
+        /// only checking it as a track (assets on disk, all its cue sound). `render --check` finds all three.
         public enum Stage: String, Sendable {
-            case recipe, timeline, render, mix
+            case recipe, timeline, render
         }
 
         /// The corpus file: `name.yml`, or `name.gen` for a recipe the test generates.

@@ -4,6 +4,8 @@ import Foundation
 /// Decoded clips (cue files and prompt clips) and spoken drafts, shared by the tracks of a
 /// `TrackRenderer` (a catalog's tracks, that is), by file version or words and language, and by
 /// rate and channels: a clip that ten guided tracks use is decoded once per output format.
+/// A file is known by its identity (device, inode and version), never by how a recipe spells
+/// its path: `t/c.wav`, `./t/c.wav`, a link to it and a hard link are one clip.
 ///
 /// What is kept is the clip as decoded, before any gain (each recipe levels it its own way).
 /// The cache holds at most `budgetBytes` of samples, dropping the clips used longest ago first,
@@ -12,7 +14,7 @@ import Foundation
 /// served from the cache: decoding it again gives the error it deserves.
 public final class ClipCache: @unchecked Sendable {
     enum Key: Hashable {
-        case file(path: String, identity: FileIdentity, sampleRate: Int, channels: Int)
+        case file(identity: FileIdentity, sampleRate: Int, channels: Int)
         case draft(text: String, language: String, sampleRate: Int, channels: Int)
     }
 
@@ -25,6 +27,7 @@ public final class ClipCache: @unchecked Sendable {
     private var clock = 0
     private let lock = NSLock()
     private var missCount = 0
+    private var requestCount = 0
 
     /// Clips decoded (or spoken) because the cache did not have them.
     public var misses: Int {
@@ -33,12 +36,25 @@ public final class ClipCache: @unchecked Sendable {
         return missCount
     }
 
+    /// Clips asked for, found or not: a track asks once for each file it mixes (however its
+    /// path is spelled) and each draft, and keeps what it got for every prompt and cue that plays it.
+    public var requests: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return requestCount
+    }
+
     public init(budgetBytes: Int = ClipCache.defaultBudgetBytes) { self.budgetBytes = budgetBytes }
 
     /// The clip for `key`, made by `make` unless it is cached; errors are not cached.
     func clip<E: Error>(_ key: Key?, make: () throws(E) -> [Float]) throws(E) -> [Float] {
-        guard let key else { return try make() }
         lock.lock()
+        requestCount += 1
+        guard let key else {
+            missCount += 1
+            lock.unlock()
+            return try make()
+        }
         clock += 1
         if let found = clips[key] {
             clips[key]?.lastUse = clock
@@ -65,9 +81,17 @@ public final class ClipCache: @unchecked Sendable {
     }
 
     /// The key of a file's clip: nil (not cached) when the file has no identity, or is not the
-    /// version `expected` names.
+    /// version `expected` names. The path only finds the file: the key is its identity.
     static func fileKey(path: String, expected: FileIdentity?, sampleRate: Int, channels: Int) -> Key? {
         guard let identity = FileIdentity.of(path: path), expected.map({ $0 == identity }) ?? true else { return nil }
-        return .file(path: path, identity: identity, sampleRate: sampleRate, channels: channels)
+        return .file(identity: identity, sampleRate: sampleRate, channels: channels)
+    }
+
+    /// What names one file within a track however its path is spelled (`t/c.wav`, `./t/c.wav`, a
+    /// link): its device and inode, or its resolved path when it cannot be stat'ed (decoding it then
+    /// gives the error it deserves).
+    static func fileName(resolved: String) -> String {
+        guard let identity = FileIdentity.of(path: resolved) else { return "path:" + resolved }
+        return "inode:\(identity.device):\(identity.inode)"
     }
 }

@@ -6,14 +6,32 @@ import Recipe
 /// Prepares each distinct cue sound of a track once: tones synthesized, files decoded and resampled.
 struct CueSounds {
     private(set) var sounds: [[Float]] = []
-    private var index: [CueSound: Int] = [:]
+    private var index: [Key: Int] = [:]
+
+    /// A tone by what it is; a file by its identity (however its path is spelled) and gain.
+    private enum Key: Hashable {
+        case tone(CueSound)
+        case file(String, gainDB: Double)
+    }
 
     /// The sound's index, preparing it on first use.
     mutating func prepare(
         _ sound: CueSound, name: String, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity] = [:],
         cache: ClipCache
     ) throws(DiagnosticList) -> Int {
-        if let found = index[sound] { return found }
+        let key: Key
+        var resolved = ""
+        switch sound {
+        case .tone: key = .tone(sound)
+        case .file(let path, let gainDB):
+            do throws(Diagnostic) {
+                resolved = try PromptClips.resolve(path, key: "cues.\(name).file", recipe: recipe, assets: assets)
+            } catch {
+                throw DiagnosticList([error])
+            }
+            key = .file(ClipCache.fileName(resolved: resolved), gainDB: gainDB)
+        }
+        if let found = index[key] { return found }
         let rate = recipe.output.sampleRate
         let channels = recipe.output.channels
         var samples: [Float]
@@ -34,8 +52,8 @@ struct CueSounds {
         case .file(let path, let gainDB):
             do throws(Diagnostic) {
                 samples = try PromptClips.decode(
-                    path, key: "cues.\(name).file", rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected,
-                    cache: cache)
+                    resolved: resolved, path: path, key: "cues.\(name).file", rate: rate, channels: channels, recipe: recipe,
+                    expected: expected, cache: cache)
             } catch {
                 throw DiagnosticList([error])
             }
@@ -43,7 +61,7 @@ struct CueSounds {
             if gain != 1 { for i in samples.indices { samples[i] *= gain } }
         }
         sounds.append(samples)
-        index[sound] = sounds.count - 1
+        index[key] = sounds.count - 1
         return sounds.count - 1
     }
 }

@@ -27,16 +27,19 @@ struct PromptClips {
         let prompt = voice.prompts[number]
         let rate = recipe.output.sampleRate
         let channels = recipe.output.channels
-        let cacheKey = prompt.file.map { "file:" + $0 } ?? "draft:\(voice.draftVoice):" + (prompt.text ?? "")
+        // a file by its identity, not its spelling: 40 spellings of one 60 s clip are one clip, not 40
+        var resolved: String?
+        if let path = prompt.file { resolved = try Self.resolve(path, key: "voice.prompts.\(number).file", recipe: recipe, assets: assets) }
+        let cacheKey = resolved.map { "file:" + ClipCache.fileName(resolved: $0) } ?? "draft:\(voice.draftVoice):" + (prompt.text ?? "")
         if let found = index[cacheKey] { return found }
         var samples: [Float]
         let key: String
         let name: String
-        if let path = prompt.file {
+        if let path = prompt.file, let resolved {
             key = "voice.prompts.\(number).file"
             name = path
             samples = try Self.decode(
-                path, key: key, rate: rate, channels: channels, recipe: recipe, assets: assets, expected: expected, cache: cache)
+                resolved: resolved, path: path, key: key, rate: rate, channels: channels, recipe: recipe, expected: expected, cache: cache)
         } else {
             key = "voice.prompts.\(number).text"
             name = "the draft voice"
@@ -72,24 +75,28 @@ struct PromptClips {
         return clips.count - 1
     }
 
-    /// A recorded clip (a prompt's or a cue's file), found in the assets folder, decoded, resampled and
-    /// mapped to the output's channels, at most 60 s (`RecipeLimits.maxClipSeconds`).
-    /// Decoded once per file version, rate and channels in `cache`.
-    static func decode(
-        _ path: String, key: String, rate: Int, channels: Int, recipe: Recipe, assets: AssetFolder?, expected: [String: FileIdentity],
-        cache: ClipCache
-    ) throws(Diagnostic) -> [Float] {
+    /// `path` found in the assets folder: absolute, links resolved.
+    static func resolve(_ path: String, key: String, recipe: Recipe, assets: AssetFolder?) throws(Diagnostic) -> String {
         guard let assets else {
             throw Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)", at: recipe.location(of: key), kind: .noInput)
         }
-        let resolved = try assets.resolve(path, key: key, in: recipe)
+        return try assets.resolve(path, key: key, in: recipe)
+    }
+
+    /// A recorded clip (a prompt's or a cue's file) at `resolved` (`path` as the recipe spells it, for
+    /// errors), decoded, resampled and mapped to the output's channels, at most 60 s
+    /// (`RecipeLimits.maxClipSeconds`). Decoded once per file version, rate and channels in `cache`.
+    static func decode(
+        resolved: String, path: String, key: String, rate: Int, channels: Int, recipe: Recipe, expected: [String: FileIdentity],
+        cache: ClipCache
+    ) throws(Diagnostic) -> [Float] {
         let cacheKey = ClipCache.fileKey(path: resolved, expected: expected[resolved], sampleRate: rate, channels: channels)
         return try cache.clip(cacheKey) { () throws(Diagnostic) in
-            try decode(resolved: resolved, path: path, key: key, rate: rate, channels: channels, recipe: recipe, expected: expected)
+            try decodeFile(resolved: resolved, path: path, key: key, rate: rate, channels: channels, recipe: recipe, expected: expected)
         }
     }
 
-    private static func decode(
+    private static func decodeFile(
         resolved: String, path: String, key: String, rate: Int, channels: Int, recipe: Recipe, expected: [String: FileIdentity]
     ) throws(Diagnostic) -> [Float] {
         var samples: [Float] = []

@@ -123,7 +123,8 @@ struct TrackSources {
 
     /// Cue sound beyond `RecipeLimits.maxCueSoundPerTrack` times the track, reported at the
     /// cue that adds the most: the mix's cost grows with every cue's length, not the track's.
-    private static func tooMuchCueSound(timeline: Timeline, lengths: [Int64], recipe: Recipe) -> Diagnostic? {
+    /// `--check` calls it with the lengths the recipe and the files' headers give (`TrackRenderer.check`).
+    static func tooMuchCueSound(timeline: Timeline, lengths: [Int64], recipe: Recipe) -> Diagnostic? {
         let total = lengths.reduce(0, +)
         let limit = Int64(RecipeLimits.maxCueSoundPerTrack) * timeline.totalFrames
         guard total > limit else { return nil }

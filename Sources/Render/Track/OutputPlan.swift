@@ -71,6 +71,9 @@ struct OutputPlan {
             // `-o x.opus` with a rate Opus cannot take (a recipe saying `format: opus` is refused when read)
             throw DiagnosticList([Diagnostic(problem, at: recipe.location(of: "output.sample_rate"))])
         }
+        if let problem = RecipeLimits.channelCountMessage(recipe.output.channels, format: format) {
+            throw DiagnosticList([Diagnostic(problem, at: recipe.location(of: "output.channels"))])
+        }
         let output = recipe.output
         if let bitrate = output.bitrate {
             // a recipe naming its format was checked when read; here the format may come from `-o`

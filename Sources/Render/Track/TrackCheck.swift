@@ -24,6 +24,7 @@ extension TrackRenderer {
         }
         var used: [String] = []
         var clipHeaders: [String: AssetHeaders.Header] = [:]
+        var headersByPath: [String: AssetHeaders.Header] = [:]
         var folder: AssetFolder?
         do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
         for (key, path) in recipe.assetPaths {
@@ -41,6 +42,7 @@ extension TrackRenderer {
                     try Self.checkHeader(of: header, path: resolved, key: key, outputRate: recipe.output.sampleRate)
                     used.append(resolved)
                     clipHeaders[key] = header
+                    headersByPath[path] = header
                 } catch {
                     problems.append(
                         Diagnostic(
@@ -53,6 +55,7 @@ extension TrackRenderer {
         }
         if problems.isEmpty, let timeline {
             problems += promptProblems(timeline: timeline, clipHeaders: clipHeaders, recipe: recipe)
+            if let problem = cueSoundProblem(timeline: timeline, headers: headersByPath, recipe: recipe) { problems.append(problem) }
         }
         if !problems.isEmpty { throw DiagnosticList(problems) }
         return used
@@ -83,6 +86,28 @@ extension TrackRenderer {
             if input != rate { margins[number] = rate / 100 }
         }
         return VoicePrompts.overlapsAndOverruns(timeline: timeline, lengths: lengths, margins: margins, recipe: recipe)
+    }
+
+    /// All the cue sound of the track over `RecipeLimits.maxCueSoundPerTrack` times its length, the
+    /// render's own check (`TrackSources.tooMuchCueSound`) on lengths known without decoding: a tone's
+    /// from the recipe (exact), a file's from its header. A file at the output's rate counts its exact
+    /// length; a resampled one a frame short of its converted length (libsamplerate's count may be a
+    /// frame less), and one whose header does not tell counts nothing, so that only what the render
+    /// also refuses is reported here.
+    private static func cueSoundProblem(timeline: Timeline, headers: [String: AssetHeaders.Header], recipe: Recipe) -> Diagnostic? {
+        let rate = Int64(timeline.sampleRate)
+        let lengths = timeline.cues.map { cue -> Int64 in
+            let length: Int64
+            switch cue.sound {
+            case .tone(let tone): length = tone.length.frame(at: Int(rate))
+            case .file(let path, _):
+                guard let header = headers[path], let frames = header.knownFrames else { return 0 }
+                let input = Int64(header.sampleRate)
+                length = input == rate ? frames : max(0, frames * rate / input - 1)
+            }
+            return min(length, timeline.totalFrames - cue.frame)
+        }
+        return TrackSources.tooMuchCueSound(timeline: timeline, lengths: lengths, recipe: recipe)
     }
 
     /// What an asset's header already tells, so that `--check` finds it without decoding:
