@@ -13,11 +13,12 @@ public final class ScratchFile {
     private let fd: Int32
     private let name: String
 
-    /// Creates the file in the system's temporary folder.
-    public init(channels: Int, name: String) throws(AudioError) {
+    /// Creates the file in `folder` (an encoder's scratch beside its output), by default the system's temporary folder.
+    public init(channels: Int, name: String, folder: String? = nil) throws(AudioError) {
         self.channels = channels
         self.name = name
-        let folder = FileManager.default.temporaryDirectory.path
+        let chosen = folder
+        let folder = folder ?? FileManager.default.temporaryDirectory.path
         var fd = cadence_open_tmpfile(folder)
         if fd < 0 {
             var template = Array("\(folder)/cadence-scratch.XXXXXX".utf8CString)
@@ -26,6 +27,10 @@ public final class ScratchFile {
         }
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
+            if chosen != nil {
+                throw AudioError(
+                    file: name, operation: "open (scratch file)", reason: "cannot create a scratch file in \(folder): \(reason)", kind: .cannotCreate)
+            }
             let source = ProcessInfo.processInfo.environment["TMPDIR"].map { _ in "TMPDIR" } ?? "the system's temporary folder"
             throw AudioError(
                 file: name, operation: "open (scratch file)",

@@ -46,7 +46,7 @@ public enum ChapterComments {
     }
 
     /// The chapter starts and the voice prompts' starts and resumptions, in frame order.
-    static func points(of sheet: CueSheet) -> [(frame: Int64, title: String)] {
+    public static func points(of sheet: CueSheet) -> [(frame: Int64, title: String)] {
         let chapters = sheet.chapters
         let prompts = sheet.voice ?? []
         guard !prompts.isEmpty else { return chapters.map { ($0.startFrame, $0.title) } }

@@ -8,8 +8,10 @@ import Recipe
 struct EmbeddedMetadata {
     /// TITLE, ALBUM, COMMENT: every format that carries tags.
     var tags: [(String, String)]
-    /// CHAPTER001=00:00:10.000, CHAPTER001NAME=…: FLAC and Ogg Vorbis comments.
+    /// CHAPTER001=00:00:10.000, CHAPTER001NAME=…: FLAC, Ogg Vorbis and Ogg Opus comments.
     var chapterComments: [(String, String)]
+    /// The same points as `chapterComments`, in frames: MP3's ID3v2 `CHAP` frames.
+    var chapterPoints: [M4AWriter.Chapter]
     /// The same chapters in frames: M4A's chapter track.
     var chapters: [M4AWriter.Chapter]
     /// Labelled cue points: WAV.
@@ -37,6 +39,10 @@ final class TrackEncoder {
         case vorbis(OggVorbisWriter)
         /// Apple Lossless (AAC is `AACEncodePass`'s, in parts).
         case alac(M4AWriter, Sample)
+        /// LAME through libsndfile, after an ID3v2.4 tag.
+        case mp3(MP3Writer)
+        /// libopus through libsndfile, its pages with our serial and tags.
+        case opus(OggOpusWriter)
     }
     private enum Sample { case int16, int24, float }
 
@@ -103,6 +109,16 @@ final class TrackEncoder {
                     sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
                     metadata: metadata.m4aTags, chapters: metadata.chapters),
                 sample)
+        } else if format == .mp3 {
+            backend = .mp3(
+                try MP3Writer(
+                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, bitrate: bitrate, tags: metadata.tags,
+                    chapters: metadata.chapterPoints, totalFrames: totalFrames))
+        } else if format == .opus {
+            backend = .opus(
+                try OggOpusWriter(
+                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, bitrate: bitrate, serial: serial,
+                    comments: metadata.tags + metadata.chapterComments))
         } else if let sfFormat = sfChosen {
             let writer = try SoundFileWriter(
                 fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels, bitrate: bitrate)
@@ -163,6 +179,10 @@ final class TrackEncoder {
         switch backend {
         case .vorbis(let writer):
             try writer.write(samples, frames: frames)
+        case .mp3(let writer):
+            try writer.write(samples, frames: frames)
+        case .opus(let writer):
+            try writer.write(samples, frames: frames)
         case .sndfile(let writer, .float):
             try writer.write(samples, frames: frames)
         case .sndfile(let writer, .int16):
@@ -210,6 +230,8 @@ final class TrackEncoder {
         case .vorbis(let writer): try writer.finish()
         case .flac(let writer, _): try writer.finish()
         case .alac(let writer, _): try writer.finish()
+        case .mp3(let writer): try writer.finish()
+        case .opus(let writer): try writer.finish()
         case .sndfile(let writer, _):
             try writer.finish()
             try WAVMarkers.append(markers, fileDescriptor: fileDescriptor, path: path)

@@ -31,6 +31,7 @@ struct TrackFiles {
                 ("COMMENT", PlainText.line("\(recipe.pattern.name), rendered by Cadence")),
             ],
             chapterComments: ChapterComments.comments(of: draft),
+            chapterPoints: ChapterComments.points(of: draft).map { M4AWriter.Chapter(title: PlainText.line($0.title), start: $0.frame) },
             chapters: draft.chapters.map { M4AWriter.Chapter(title: PlainText.line($0.title), start: $0.startFrame) },
             markers: draft.markers.map { WAVMarkers.Point(frame: $0.frame, label: $0.label) })
     }
