@@ -89,7 +89,8 @@ struct ReproducibilityTests {
         let folder = try TempFolder("repro-rf64")
         let rate = 48000
         let samples = Fixture.sine(frequency: 440, amplitudes: [0.5, 0.25], sampleRate: rate, frames: rate)
-        let metadata = EmbeddedMetadata(tags: [("TITLE", "Sleep")], chapterComments: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
+        let metadata = EmbeddedMetadata(
+            tags: [("TITLE", "Sleep")], chapterComments: [], chapterPoints: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
         func encode(_ name: String) throws -> [UInt8] {
             let path = folder.file(name)
             let fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o644)
