@@ -33,10 +33,11 @@ struct GoldenTests {
         "caf24": "CAF (ALAC) output needs libsndfile 1.2.2 or later (Debian 12 has 1.2.0)"
     ]
 
-    /// Output formats whose file bytes differ from run to run, so the cue sheet's `audio.sha256`
-    /// is masked in their golden files (their decoded samples are still compared).
+    /// Output formats whose file bytes differ from one processor to another, so the cue sheet's
+    /// `audio.sha256` is masked in their golden files (their decoded samples are still compared;
+    /// `ReproducibilityTests` checks that two renders on one machine give the same bytes).
     static let unreproducibleBytes: [String: String] = [
-        "opus": "libsndfile gives each Ogg Opus stream a random serial number"
+        "opus": "libopus chooses its SIMD code by the processor at run time, so its bytes differ across processors"
     ]
 
     /// Output formats whose decoded floats depend on the processor: their blocks are described by

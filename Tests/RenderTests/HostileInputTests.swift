@@ -344,8 +344,7 @@ struct HostileInputTests {
             (2 * 3600, 8, 3, true),
         ])
     func rf64Choice(_ c: (seconds: Int, channels: Int, bytes: Int, rf64: Bool)) {
-        let metadata = EmbeddedMetadata(
-            tags: [("TITLE", "Sleep")], chapterComments: [], chapterPoints: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
+        let metadata = EmbeddedMetadata(tags: [("TITLE", "Sleep")], chapterComments: [], chapters: [], markers: [.init(frame: 0, label: "Intro")])
         let frames = Int64(c.seconds) * Int64(Self.rate)
         #expect(TrackEncoder.needsRF64(frames: frames, channels: c.channels, bytesPerSample: c.bytes, metadata: metadata) == c.rf64)
     }

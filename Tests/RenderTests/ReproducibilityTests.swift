@@ -42,6 +42,10 @@ struct ReproducibilityTests {
             FormatCase(fileExtension: "wav", bitDepth: "16"),
             FormatCase(fileExtension: "wav", bitDepth: "32f"),
             FormatCase(fileExtension: "ogg", bitDepth: nil),
+            // libsndfile's Ogg Opus serial came from the clock; MP3 gets its ID3v2 tag from us
+            FormatCase(fileExtension: "opus", bitDepth: nil),
+            FormatCase(fileExtension: "mp3", bitDepth: nil),
+            FormatCase(fileExtension: "m4a", bitDepth: nil),
         ])
     func sameBytes(_ c: FormatCase) throws {
         let folder = try TempFolder("repro")
@@ -63,12 +67,14 @@ struct ReproducibilityTests {
         #expect(sheet.audio.sha256.count == 64)
         #expect(sheet.audio.file == "same-bytes.\(c.fileExtension)")
 
-        // and the file is what its extension says
+        // and the file is what its extension says (libsndfile does not read M4A)
+        guard c.fileExtension != "m4a" else { return }
         let format = try #require(soundFormat(first), "libsndfile cannot open the render")
         let expectedMajor: Int32 =
             switch c.fileExtension {
             case "flac": SoundFileWriter.Format.flac24.major
             case "wav": SoundFileWriter.Format.wav16.major
+            case "mp3": SoundFileWriter.Format.mp3.major
             default: SoundFileWriter.Format.opus.major  // Ogg container
             }
         #expect(format.major == expectedMajor)

@@ -11,7 +11,7 @@ struct EmbeddedMetadata {
     /// CHAPTER001=00:00:10.000, CHAPTER001NAME=…: FLAC, Ogg Vorbis and Ogg Opus comments.
     var chapterComments: [(String, String)]
     /// The same points as `chapterComments`, in frames: MP3's ID3v2 `CHAP` frames.
-    var chapterPoints: [M4AWriter.Chapter]
+    var chapterPoints: [M4AWriter.Chapter] = []
     /// The same chapters in frames: M4A's chapter track.
     var chapters: [M4AWriter.Chapter]
     /// Labelled cue points: WAV.
