@@ -8,7 +8,7 @@ packages=(
   libflac-dev libavcodec-dev libavformat-dev libavutil-dev libespeak-ng-dev
   flac sox ffmpeg bc time mp3val opus-tools python3-mutagen
   chromium python3 python3-jsonschema python3-yaml python3-websocket
-  vorbis-tools python3-mutagen
+  vorbis-tools python3-mutagen sndfile-programs
 )
 missing=()
 for p in "${packages[@]}"; do

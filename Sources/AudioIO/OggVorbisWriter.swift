@@ -66,20 +66,22 @@ public final class OggVorbisWriter {
     ///
     /// The first audio packet decodes to no samples (it only starts the overlap). It goes on
     /// the first audio page together with the second, and that page is flushed at once, so the
-    /// page ends at the second packet's exact, positive granule position (128 frames for two
-    /// short blocks) and the audio never fits in a single page:
+    /// page ends at the second packet's exact, positive granule position (half a short block:
+    /// 128 frames at 48 kHz) and the audio never fits in a single page:
     /// - `ogginfo` rejects a page that completes packets at granule position 0 ("Negative or
     ///   zero granulepos (0) … created by a buggy encoder"), which the first packet alone on its
     ///   page gave every file before.
     /// - Left to `ogg_stream_pageout`, a short or quiet stream (under about 4 KiB of packets) is
     ///   one page that is both first and last. libvorbis and libsndfile trim that correctly, but
-    ///   FFmpeg 5.1 counts 128 samples for the first packet and cuts that many from the end, so it
-    ///   decodes 1000 frames as 872 and 48000 as 47872. With the first page closed after the second
-    ///   packet, FFmpeg, libsndfile and vorbisfile all decode exactly N frames for every N above 128.
+    ///   FFmpeg 5.1 counts half a short block (128 samples at 48 kHz) for the first packet and
+    ///   cuts that many from the end, so it decodes 1000 frames as 872 and 48000 as 47872. With
+    ///   the first page closed after the second packet, FFmpeg, libsndfile and vorbisfile all
+    ///   decode exactly N frames for every N longer than that half block.
     ///
-    /// A stream of 128 frames or fewer has only two audio packets, the second the last: they
-    /// cannot share a page without FFmpeg playing 128 frames, so the first keeps a page of its own
-    /// (granule position 0: `ogginfo` warns on these few-millisecond files, FFmpeg stays exact).
+    /// A stream of half a short block or less (128 frames at 32 kHz and above, 256 below) has
+    /// only two audio packets, the second the last: they cannot share a page without FFmpeg
+    /// playing the whole half block, so the first keeps a page of its own (granule position 0:
+    /// `ogginfo` warns on these few-millisecond files, FFmpeg stays exact).
     private var audioPackets = 0
 
     /// Sets up the encoder and writes the three Vorbis header packets onto their own pages.

@@ -160,20 +160,26 @@ public final class SoundFileWriter {
             if AtomicOutputFile.meansNoRoom(errno) { throw AtomicOutputFile.writeError(path: path, operation: "sf_close", errno) }
             throw AudioError(file: path, operation: "sf_close", reason: String(cString: sf_error_number(result)), kind: .ioError)
         }
-        if format.major == Int32(SF_FORMAT_RF64) { try Self.blankPeakChunk(fileDescriptor: fileDescriptor, path: path) }
+        let isFloat = format.subtype == Int32(SF_FORMAT_FLOAT) || format.subtype == Int32(SF_FORMAT_DOUBLE)
+        if format.major == Int32(SF_FORMAT_RF64), isFloat { try Self.blankPeakChunk(fileDescriptor: fileDescriptor, path: path) }
     }
 
     /// Turns the `PEAK` chunk of the closed RF64 file on `fd` into a zero-filled `JUNK` chunk of
-    /// the same size, if it has one; nothing else moves.
+    /// the same size, if it has one; nothing else moves. The renderer's descriptors are open for
+    /// reading and writing; on a write-only one nothing can be read back, and the chunk stays.
     ///
     /// libsndfile 1.2's RF64 writer adds a `PEAK` chunk to float files whatever
     /// `SFC_SET_ADD_PEAK_CHUNK` says, stamped with `time(NULL)`: two renders of one recipe
     /// differed in those 4 bytes. `JUNK` is the filler every RIFF reader skips (ffprobe,
     /// libsndfile); a plain RIFF float WAV has no `PEAK` chunk either.
     public static func blankPeakChunk(fileDescriptor fd: Int32, path: String) throws(AudioError) {
+        guard fcntl(fd, F_GETFL) & O_ACCMODE == O_RDWR else { return }
         let headerBytes = 1 << 16
         var header = [UInt8](repeating: 0, count: headerBytes)
         let count = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, headerBytes, 0) }
+        guard count >= 0 else {
+            throw AudioError(file: path, operation: "pread", reason: String(cString: strerror(errno)), kind: .ioError)
+        }
         guard count >= 12, header[0..<4] == [0x52, 0x46, 0x36, 0x34][...], header[8..<12] == [0x57, 0x41, 0x56, 0x45][...] else {
             throw AudioError(file: path, operation: "RF64 PEAK", reason: "not an RF64/WAVE file", kind: .software)
         }

@@ -92,6 +92,19 @@ import Testing
         #expect(output.contains("Logical stream 1 ended"), "\(output)")
     }
 
+    /// Below 32 kHz libvorbis's short block is 512 frames, so a stream of up to 256 frames has
+    /// only two audio packets: the writer must see that from the second packet, not from a count.
+    @Test(.enabled(if: FFmpeg.isInstalled), arguments: [1, 200, 256, 257, 1000, 30_001])
+    func ffmpegDecodesTheFramesWrittenAt22050Hz(frames: Int) throws {
+        let file = try VorbisFixture.encode(Signal.sine(frames: frames, channels: 2), channels: 2, sampleRate: 22050)
+        defer { file.remove() }
+        #expect(try FFmpeg.decodeMono(path: file.path).count == frames)
+        if frames > 256, let ogginfo = Tool.ogginfo {
+            let (status, output) = try Tool.run(ogginfo, [file.path])
+            #expect(status == 0 && !output.contains("granulepos"), "\(output)")
+        }
+    }
+
     // MARK: Reproducible bytes and the stream layout
 
     @Test func sameInputGivesSameBytes() throws {
@@ -325,7 +338,7 @@ extension OggVorbisWriterTests {
         static func encode(
             _ samples: [Float], channels: Int, serial: Int32 = 0x0C0F_FEE0,
             comments: [(String, String)] = [("TITLE", "Box Breathing")], writeFrames: Int = Block.frames,
-            finishTwice: Bool = false
+            finishTwice: Bool = false, sampleRate: Int = OggVorbisWriterTests.rate
         ) throws -> VorbisFixture {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("cadence-vorbis-\(UUID()).ogg")
                 .path
@@ -333,7 +346,7 @@ extension OggVorbisWriterTests {
             try #require(fd >= 0)
             defer { close(fd) }
             let writer = try OggVorbisWriter(
-                fileDescriptor: fd, path: path, sampleRate: OggVorbisWriterTests.rate, channels: channels, rate: .quality(0.5),
+                fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, rate: .quality(0.5),
                 serial: serial, comments: comments)
             try feed(samples, to: writer, channels: channels, writeFrames: writeFrames)
             try writer.finish()

@@ -125,7 +125,13 @@ struct ReproducibilityTests {
         }
         #expect(!ids.contains("PEAK"), "\(ids)")
         #expect(ids.first == "ds64" && ids.contains("data") && ids.contains("cue "), "\(ids)")
-        // and the readers take it whole: libsndfile, and ffprobe
+        // and the readers take it whole: libsndfile, sndfile-info, and ffprobe
+        if let info = which("sndfile-info") {
+            let listed = try run(info, [folder.file("one.wav")])
+            // (its RF64 parser calls the markers' `cue ` chunk after the data an unknown marker, and skips it)
+            #expect(listed.stdout.contains("JUNK : 24") && !listed.stdout.contains("PEAK"), "\(listed)")
+            #expect(listed.stdout.contains("Frames      : \(rate)"), "\(listed)")
+        }
         #expect(soundFormat(folder.file("one.wav"))?.major == Int32(SF_FORMAT_RF64))
         #expect(try readAudio(folder.file("one.wav")).frames == rate)
         if let ffprobe = which("ffprobe") {

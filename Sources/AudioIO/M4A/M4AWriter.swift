@@ -6,11 +6,13 @@ import Glibc
 /// libavformat's `ipod` muxer, on a descriptor the caller owns (`AtomicOutputFile`).
 ///
 /// Exact timing: AAC starts with the encoder's delay (`initial_padding`, 1024 frames for
-/// the native encoder) and ends padded to a whole packet. The muxer hides both with an
-/// MP4 edit list: its media time skips the delay (the first packet's timestamp is
-/// −1024), and its duration is `frames`, exact because the movie timescale is set to
-/// the sample rate (the default, 1000, rounds it up to a millisecond). A player that
-/// honours the edit list (AVFoundation, ffmpeg) puts frame 0 at time 0.
+/// the native encoder) and ends padded to a whole packet. Every packet is muxed 1024 frames
+/// long and an MP4 edit list hides both (`AACGapless`, QuickTime's explicit-delay layout): its
+/// media time skips the delay (the first packet's timestamp is −1024), and its duration is
+/// `frames`, exact because the movie timescale is set to the sample rate (the default, 1000,
+/// rounds it up to a millisecond); an `iTunSMPB` tag says the same. A player that honours the
+/// edit list (AVFoundation, Media3) puts frame 0 at time 0 and stops after `frames`; FFmpeg 5.1
+/// skips the delay but plays the padding at the end.
 ///
 /// The same input gives the same bytes: `AVFMT_FLAG_BITEXACT` and
 /// `AV_CODEC_FLAG_BITEXACT` (no encoder version string), no creation time. The `moov`
@@ -85,10 +87,12 @@ public final class M4AWriter {
         if case .alac(let depth) = codec, depth != 16 && depth != 24 {
             throw AudioError(file: path, operation: "open", reason: "Apple Lossless takes 16 or 24 bits, not \(depth)", kind: .data)
         }
-        let muxer = try Muxer(fileDescriptor: fileDescriptor, path: path)
+        let isAAC = if case .aac = codec { true } else { false }
+        let muxer = try Muxer(fileDescriptor: fileDescriptor, path: path, wholePackets: isAAC ? Int64(AACPartLayout.packetFrames) : nil)
         let encoder = try Encoder(codec: codec, sampleRate: sampleRate, channels: channels, path: path, globalHeader: muxer.wantsGlobalHeader)
         try muxer.addStream(encoder: encoder, sampleRate: sampleRate)
-        try muxer.setMetadata(metadata)
+        // AAC: the place the iTunSMPB tag takes once the file is written (`AACGapless`)
+        try muxer.setMetadata(metadata + (isAAC ? [(AACGapless.placeholderKey, AACGapless.placeholder)] : []))
         try muxer.setChapters(chapters, sampleRate: sampleRate, totalFrames: totalFrames)
         try muxer.writeHeader(sampleRate: sampleRate)
         let timeBase = encoder.context.pointee.time_base
@@ -151,9 +155,14 @@ private final class Muxer {
     private var stream: UnsafeMutablePointer<AVStream>?
     private var headerWritten = false
     private var trailerWritten = false
+    /// AAC: every packet is muxed this long (in 1/rate), and `AACGapless` lays out the file.
+    private let wholePackets: Int64?
+    /// Where the last packet's frames end by the encoder's durations (1/rate): the track's frames.
+    private var end: Int64?
 
-    init(fileDescriptor: Int32, path: String) throws(AudioError) {
+    init(fileDescriptor: Int32, path: String, wholePackets: Int64?) throws(AudioError) {
         self.path = path
+        self.wholePackets = wholePackets
         LibAV.quiet
         var made: UnsafeMutablePointer<AVFormatContext>?
         try LibAV.check(avformat_alloc_output_context2(&made, nil, "ipod", nil), path: path, "avformat_alloc_output_context2")
@@ -242,6 +251,13 @@ private final class Muxer {
 
     func write(_ packet: UnsafeMutablePointer<AVPacket>, from timeBase: AVRational) throws(AudioError) {
         guard let stream else { return }
+        if let wholePackets {
+            // the encoder shortens the last packet to end at the last frame: the edit list cuts it instead
+            // (packets come in 1/rate, the encoders' time base and the movie timescale)
+            let last = packet.pointee.pts + packet.pointee.duration
+            end = max(end ?? last, last)
+            packet.pointee.duration = wholePackets
+        }
         av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
         packet.pointee.stream_index = stream.pointee.index
         try LibAV.check(av_interleaved_write_frame(context, packet), path: path, "av_interleaved_write_frame")
@@ -254,5 +270,6 @@ private final class Muxer {
         avio_flush(context.pointee.pb)
         let status = context.pointee.pb.pointee.error
         if status < 0 { throw LibAV.error(status, path: path, operation: "avio_flush") }
+        if wholePackets != nil { try AACGapless.apply(fileDescriptor: io.descriptor, path: path, frames: end ?? 0) }
     }
 }
