@@ -6,9 +6,9 @@ packages=(
   pkg-config
   libsndfile1-dev libsamplerate0-dev libyaml-dev libebur128-dev libvorbis-dev libogg-dev libssl-dev
   libflac-dev libavcodec-dev libavformat-dev libavutil-dev libespeak-ng-dev
-  flac sox ffmpeg bc time mp3val opus-tools python3-mutagen
+  flac sox ffmpeg bc time
   chromium python3 python3-jsonschema python3-yaml python3-websocket
-  vorbis-tools python3-mutagen sndfile-programs
+  mp3val opus-tools vorbis-tools sndfile-programs python3-mutagen
 )
 missing=()
 for p in "${packages[@]}"; do
