@@ -249,7 +249,9 @@ struct DecodeContext {
         }
         switch Units.duration(text) {
         case .failure(let error):
-            expected(what, at: node, path: path, reason: error.reason)
+            // `outro: 90000` is over 24 h because a bare number is seconds
+            let bare = Units.isBareNumber(text) && error.reason.hasPrefix("over") ? "; a bare number is seconds" : ""
+            expected(what, at: node, path: path, reason: error.reason + bare)
             return nil
         case .success(let value):
             if Units.isBareNumber(text) { bareSeconds[path] = (text, value) }

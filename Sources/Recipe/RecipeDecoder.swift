@@ -307,10 +307,15 @@ extension DecodeContext {
                     endOn == .cycle && frame + firstPhase <= track
                     ? "at least \(shortest.durationText) for a whole cycle; or set 'end_on: phase' to end on a whole phase"
                     : "at least \(shortest.durationText)"
+                // an intro or outro written as a bare number may be what does not fit (`intro: 4000`)
+                var bare = ""
+                for key in ["intro", "outro"] where bare.isEmpty {
+                    if let note = bareSecondsNote([key]) { bare = "; \(key): " + note }
+                }
                 expected(
                     "a duration with room for \(what) (\(unitSeconds.durationText)) after intro (\(intro.durationText)) "
                         + "and outro (\(outro.durationText))",
-                    at: node, path: path, reason: hint)
+                    at: node, path: path, reason: hint + bare)
                 return
             }
             let (cycles, left) = (track - frame).quotientAndRemainder(dividingBy: cycle)

@@ -30,6 +30,12 @@ struct BareSecondsTests {
             yaml: "pattern: box\nduration: 10m\ncues: { inhale: { tone: 440 Hz, length: 800 } }\n", line: 3,
             words: ["cues.inhale.length", "longer than 60s", "a bare number is seconds: '800' is 13m20s"]),
         Case(
+            name: "a bare intro that leaves no room for a cycle", yaml: "pattern: box\nduration: 10m\nintro: 4000\n", line: 2,
+            words: ["room for one cycle", "intro: a bare number is seconds: '4000' is 1h6m40s"]),
+        Case(
+            name: "a bare outro over 24 h", yaml: "pattern: box\ncycles: 3\noutro: 90000\n", line: 3,
+            words: ["outro: expected a length", "over 24 h; a bare number is seconds"]),
+        Case(
             name: "a fade that fits no variant: once, at the shortest",
             yaml: "pattern: box\nvariants: { duration: [5m, 10m, 20m] }\nbed: { synth: pink-noise, fade_in: 4000 }\n", line: 3,
             words: ["fit in the track (5m, the shortest variant)", "a bare number is seconds: '4000' is 1h6m40s"]),
