@@ -30,6 +30,9 @@ struct DecodeContext {
     private(set) var warnings: [Diagnostic] = []
     /// For each mapping read, the keys its misspelt keys were taken for (`durration` → `duration`).
     private var misspelt: [NodeID: Set<String>] = [:]
+    /// The lengths written as a bare number (`fade_in: 4000`), by key path: an error at one of
+    /// these keys says that a bare number is seconds (`bareSecondsNote`).
+    private(set) var bareSeconds: [String: (text: String, value: ExactSeconds)] = [:]
 
     init(file: String, document: YAMLDocument) {
         self.file = file
@@ -46,6 +49,11 @@ struct DecodeContext {
     mutating func error(_ message: String, at location: SourceLocation) {
         problemCount += 1
         guard !isFull else { return }
+        // an error at a length written as a bare number says how it was read (4000 is 1h6m40s, not 4 s)
+        var message = message
+        if let colon = message.firstIndex(of: ":"), let note = bareSecondsNote([String(message[..<colon])]) {
+            message += "; " + note
+        }
         // Key paths repeat keys as written (`cues.<key>`, `pattern.phases.0.<key>`): escape what they may carry.
         let diagnostic = Diagnostic(DiagnosticText.printable(message), at: location)
         guard seen.insert(diagnostic).inserted else { return }
@@ -217,6 +225,15 @@ struct DecodeContext {
         return nil
     }
 
+    /// "a bare number is seconds: '4000' is 1h6m40s (write '4000ms' for milliseconds)" for the first
+    /// of `paths` written as a bare number, or nil when none was (or it was zero).
+    func bareSecondsNote(_ paths: [String]) -> String? {
+        guard let (text, value) = paths.lazy.compactMap({ self.bareSeconds[$0] }).first, value != .zero else { return nil }
+        let number = text.filter { $0 != " " && $0 != "\t" }
+        return "a bare number is seconds: '\(DiagnosticText.clip(number))' is \(value.durationText) "
+            + "(write '\(DiagnosticText.clip(number))ms' for milliseconds)"
+    }
+
     /// A length of time (`Units.duration`); `positive` rejects zero, `max` caps it.
     mutating func duration(_ node: NodeID, path: String, positive: Bool, max: ExactSeconds? = nil) -> ExactSeconds? {
         remember(path, node)
@@ -232,9 +249,12 @@ struct DecodeContext {
         }
         switch Units.duration(text) {
         case .failure(let error):
-            expected(what, at: node, path: path, reason: error.reason)
+            // `outro: 90000` is over 24 h because a bare number is seconds
+            let bare = Units.isBareNumber(text) && error.reason.hasPrefix("over") ? "; a bare number is seconds" : ""
+            expected(what, at: node, path: path, reason: error.reason + bare)
             return nil
         case .success(let value):
+            if Units.isBareNumber(text) { bareSeconds[path] = (text, value) }
             if positive, value == .zero {
                 expected(what, at: node, path: path, reason: "zero")
                 return nil

@@ -154,10 +154,14 @@ extension DecodeContext {
         // a program's and a ramp's fit is the timeline's to check: their lengths come from its layout
         if let length, let pattern, program == nil, top["ramp"] == nil {
             if let variants = variants ?? nil, top["duration"] == nil {
+                // fades are checked against the shortest variant only: fades that do not fit every
+                // variant are one problem, reported once (not once per variant)
+                let shortest = variants.map(\.0).min()
                 for (index, (duration, node)) in variants.enumerated() {
                     checkFit(
                         .duration(duration), pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds,
-                        durationAt: (node, "variants.duration.\(index)"))
+                        durationAt: (node, "variants.duration.\(index)"),
+                        fades: duration == shortest ? (variants.count > 1 ? ", the shortest variant" : "") : nil)
                 }
             } else {
                 checkFit(length, pattern: pattern, intro: intro, outro: outro, endOn: endOn, top: top, beds: beds)
@@ -256,9 +260,11 @@ extension DecodeContext {
     /// longer than 24 h (cycles), too short for one cycle or phase (duration), more
     /// than `maxPhasesPerTrack` phases, or bed fades longer than the track.
     /// `durationAt`: where the length was written when not at `duration` (a variant's value and its path).
+    /// `fades`: nil to leave the bed's fades unchecked (a variant that is not the shortest), else what
+    /// the message adds after the track's length (`, the shortest variant`).
     private mutating func checkFit(
         _ length: Length, pattern: Pattern, intro: ExactSeconds, outro: ExactSeconds, endOn: EndOn, top: Fields, beds: [Bed],
-        durationAt: (node: NodeID, path: String)? = nil
+        durationAt: (node: NodeID, path: String)? = nil, fades shortestNote: String? = ""
     ) {
         let cycle = Int128(pattern.cycle.nanoseconds)
         let frame = Int128(intro.nanoseconds) + Int128(outro.nanoseconds)
@@ -301,10 +307,15 @@ extension DecodeContext {
                     endOn == .cycle && frame + firstPhase <= track
                     ? "at least \(shortest.durationText) for a whole cycle; or set 'end_on: phase' to end on a whole phase"
                     : "at least \(shortest.durationText)"
+                // an intro or outro written as a bare number may be what does not fit (`intro: 4000`)
+                var bare = ""
+                for key in ["intro", "outro"] where bare.isEmpty {
+                    if let note = bareSecondsNote([key]) { bare = "; \(key): " + note }
+                }
                 expected(
                     "a duration with room for \(what) (\(unitSeconds.durationText)) after intro (\(intro.durationText)) "
                         + "and outro (\(outro.durationText))",
-                    at: node, path: path, reason: hint)
+                    at: node, path: path, reason: hint + bare)
                 return
             }
             let (cycles, left) = (track - frame).quotientAndRemainder(dividingBy: cycle)
@@ -329,14 +340,17 @@ extension DecodeContext {
                 return
             }
         }
+        guard let shortestNote else { return }
         for (index, bed) in beds.enumerated() where Int128(bed.fadeIn.nanoseconds) + Int128(bed.fadeOut.nanoseconds) > track {
             let prefix = beds.count == 1 && locations["bed.0"] == nil ? "bed" : "bed.\(index)"
             guard let key = [prefix + ".fade_in", prefix + ".fade_out"].first(where: { locations[$0] != nil }), let place = locations[key] else {
                 continue
             }
+            // the key's own note is added by `error`; the other fade's here
+            let other = bareSecondsNote([prefix + ".fade_in", prefix + ".fade_out"].filter { $0 != key })
             error(
-                "\(key): expected fades that fit in the track (\(ExactSeconds(nanoseconds: Int64(track)).durationText)), "
-                    + "found fade_in \(bed.fadeIn.durationText) + fade_out \(bed.fadeOut.durationText)",
+                "\(key): expected fades that fit in the track (\(ExactSeconds(nanoseconds: Int64(track)).durationText)\(shortestNote)), "
+                    + "found fade_in \(bed.fadeIn.durationText) + fade_out \(bed.fadeOut.durationText)" + (other.map { "; " + $0 } ?? ""),
                 at: place)
         }
     }

@@ -33,6 +33,12 @@ public enum Units {
     /// field may have decimals. The value must be a whole number of nanoseconds
     /// (at most 9 decimals of a second), not negative and at most 24 h. Zero is
     /// accepted here; the recipe rejects it where a length is required.
+    /// Whether `text` is a number with no unit (`4000`, `1.5`): a length read as seconds.
+    public static func isBareNumber(_ text: String) -> Bool {
+        let trimmed = text.filter { $0 != " " && $0 != "\t" }
+        return !trimmed.isEmpty && trimmed.allSatisfy { "0123456789.+-".contains($0) }
+    }
+
     public static func duration(_ text: String) -> Result<ExactSeconds, UnitError> {
         let bytes = trimmed(text)
         if let problem = commonProblem(bytes) { return .failure(problem) }

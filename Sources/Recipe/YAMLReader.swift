@@ -271,7 +271,7 @@ private struct TreeBuilder {
             }
             return error("not valid UTF-8 YAML text: \(problem)\(what)", at: mark)
         case YAML_SCANNER_ERROR, YAML_PARSER_ERROR:
-            let mark = Self.withinText(
+            var mark = Self.withinText(
                 YAMLMark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1), bytes: bytes)
             var message = "YAML syntax: \(problem)"
             let index = Int(parser.problem_mark.index)
@@ -280,7 +280,13 @@ private struct TreeBuilder {
             if let context = parser.context.map({ String(cString: $0) }) {
                 message += " (\(context) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
             }
-            if !isTab, let hint = Self.indentationHint(line: mark.line, bytes: bytes) { message += "; " + hint }
+            if !isTab, let slip = Self.indentationSlip(line: mark.line, bytes: bytes) {
+                // the line the author must fix, which may be the one above where libyaml stopped
+                message += "; " + slip.hint
+                if slip.line != mark.line { mark = YAMLMark(line: slip.line, column: slip.column) }
+            } else if !isTab, let hint = Self.indentationHint(line: mark.line, bytes: bytes) {
+                message += "; " + hint
+            }
             return error(message, at: mark)
         case YAML_MEMORY_ERROR:
             return Diagnostic("YAML: libyaml ran out of memory", file: file, kind: .software)
@@ -306,6 +312,65 @@ private struct TreeBuilder {
         guard let last = lines.indices.last(where: { !lines[$0].allSatisfy { $0 == 0x20 } }) else { return mark }
         let characters = lines[last].reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
         return YAMLMark(line: last + 1, column: characters + 1)
+    }
+
+    /// The indentation slip of two lines written as siblings, when libyaml stopped at line `number`:
+    /// - a line between two siblings indented alike, at another indentation (`start: chime` at 0
+    ///   between `exhale: …` and `end: chime` at 2): that line, though libyaml stops at the next;
+    /// - a list item not lined up with the item above it (`- {…}` at 2 or 5 under one at 4);
+    /// - a `key: value` line indented deeper than a `key: value` above it (which opens no block).
+    /// Returns the line to fix (1-based), its first character's column and the explanation.
+    static func indentationSlip(line number: Int, bytes: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int, hint: String)? {
+        let lines = lines(bytes)
+        guard number >= 2, number <= lines.count else { return nil }
+        func indent(_ line: ArraySlice<UInt8>) -> Int { line.prefix { $0 == 0x20 }.count }
+        func isContent(_ line: ArraySlice<UInt8>) -> Bool {
+            let rest = line.drop { $0 == 0x20 }
+            return !rest.isEmpty && rest.first != 0x23  // not blank, not a comment
+        }
+        func isItem(_ line: ArraySlice<UInt8>) -> Bool {
+            let rest = line.drop { $0 == 0x20 }
+            return rest.first == 0x2D && (rest.count == 1 || rest.dropFirst().first == 0x20)  // `- …` or `-`
+        }
+        /// Ends in `:` (a key whose value is the block below), `-`, `|` or `>` (a block scalar), comments aside.
+        func opensBlock(_ line: ArraySlice<UInt8>) -> Bool {
+            var text = Array(line)
+            if let hash = (1..<max(1, text.count)).first(where: { text[$0] == 0x23 && text[$0 - 1] == 0x20 }) { text = Array(text[..<hash]) }
+            let last = text.reversed().first { $0 != 0x20 }
+            return last == 0x3A || last == 0x2D || last == 0x7C || last == 0x3E
+        }
+        func spaces(_ n: Int) -> String { n == 1 ? "1 space" : "\(n) spaces" }
+        let content = lines.indices.filter { $0 < number && isContent(lines[$0]) }  // 0-based, up to the error's line
+        guard let here = content.last, here == number - 1, content.count >= 2 else { return nil }
+        let above = content[content.count - 2]
+        let (l, p) = (lines[here], lines[above])
+        // the odd one out: the line above sits between two siblings indented alike
+        if content.count >= 3 {
+            let before = content[content.count - 3]
+            let b = lines[before]
+            if indent(b) == indent(l), indent(p) != indent(l), !opensBlock(b), !opensBlock(p), isItem(b) == isItem(l), isItem(p) == isItem(l) {
+                return (
+                    above + 1, indent(p) + 1,
+                    "line \(above + 1) is indented \(spaces(indent(p))), but its siblings (lines \(before + 1) and \(here + 1)) are at "
+                        + "\(indent(l)): indent it as they are"
+                )
+            }
+        }
+        if isItem(l), isItem(p), indent(l) != indent(p), !opensBlock(p) {
+            return (
+                here + 1, indent(l) + 1,
+                "line \(here + 1) is a list item indented \(spaces(indent(l))), but the item above it (line \(above + 1)) is at "
+                    + "\(indent(p)): items of one list line up"
+            )
+        }
+        if !isItem(l), !isItem(p), indent(l) > indent(p), !opensBlock(p) {
+            return (
+                here + 1, indent(l) + 1,
+                "line \(here + 1) is indented \(spaces(indent(l))), but its sibling above (line \(above + 1)) is at \(indent(p)), "
+                    + "and that line's value is already written: indent it as line \(above + 1) is"
+            )
+        }
+        return nil
     }
 
     /// "line 6 is indented 1 space, but the lines around it are at 0 or 2": when the line of a

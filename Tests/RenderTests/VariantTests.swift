@@ -103,4 +103,27 @@ import Testing
         #expect(Recipe.variantPath("out/x.flac", baseID: "box", variantID: "box-5m") == "out/x-5m.flac")
         #expect(Recipe.variantPath("a.b/x", baseID: "box", variantID: "box-5m") == "a.b/x-5m")
     }
+
+    /// Issue 30 item 18: a problem every variant has is reported once, also when its figures differ
+    /// by length (too much cue sound: 2400 s allowed at 5m, 4800 s at 10m), and a fade that fits no
+    /// variant once, at the shortest.
+    @Test("a problem every variant has is one error, however its figures differ by length")
+    func sharedProblemOnce() throws {
+        let folder = try TempFolder("variants-once")
+        for (name, body, words) in [
+            (
+                "cue-sound", "cues:\n  inhale: { tone: 440 Hz, length: 60s }\n",
+                ["variant 'cue-sound-5m': cues.inhale: expected at most 8 times", "; variants 'cue-sound-10m', 'cue-sound-20m' too"]
+            ),
+            ("fade", "bed: { synth: pink-noise, fade_in: 4000 }\n", ["fit in the track (5m, the shortest variant)", "a bare number is seconds"]),
+        ] {
+            let recipe = try folder.write(
+                "id: \(name)\npattern: { phases: [ { inhale: 1s } ] }\nvariants: { duration: [5m, 10m, 20m] }\n" + body, to: "recipes/\(name).yml")
+            let checked = try runRender(["--check", recipe])
+            #expect(checked.status == 65, "\(checked)")
+            let errors = checked.stderr.split(separator: "\n").filter { $0.contains(": error: ") }
+            #expect(errors.count == 1, "\(checked.stderr)")
+            for word in words { #expect(errors.first?.contains(word) == true, "'\(word)' not in \(checked.stderr)") }
+        }
+    }
 }

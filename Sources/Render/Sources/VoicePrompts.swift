@@ -130,10 +130,12 @@ struct VoicePrompts {
             guard let length = lengths[first.prompt], lengths[second.prompt] != nil else { continue }
             let end = first.frame + length
             guard second.frame < end - (margins[first.prompt] ?? 0), reported.insert([first.prompt, second.prompt]).inserted else { continue }
+            // the other prompt's line too: the author may have to move either
+            let otherLine = " at line \(recipe.location(of: "voice.prompts.\(first.prompt)").line)"
             problems.append(
                 Diagnostic(
-                    "voice.prompts.\(second.prompt): the prompt at \(seconds(second.frame)) starts while voice.prompts.\(first.prompt) "
-                        + "(\(seconds(first.frame)) to \(seconds(end))) still sounds; expected prompts that do not overlap "
+                    "voice.prompts.\(second.prompt): the prompt at \(seconds(second.frame)) starts while voice.prompts.\(first.prompt)"
+                        + "\(otherLine) (\(seconds(first.frame)) to \(seconds(end))) still sounds; expected prompts that do not overlap "
                         + "(move one by at least \(seconds(end - second.frame)))",
                     at: recipe.location(of: "voice.prompts.\(second.prompt)"), kind: .data))
         }

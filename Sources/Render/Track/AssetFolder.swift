@@ -41,7 +41,8 @@ public struct AssetFolder: Sendable {
         }
         let joined = root + "/" + relative
         guard FileManager.default.fileExists(atPath: joined) || isLink(joined) else {
-            throw Diagnostic("\(key): asset '\(relative)' not found in the assets folder \(root)", at: location, kind: .noInput)
+            let hint = nearMiss(relative).map { " (did you mean '\($0)'?)" } ?? ""
+            throw Diagnostic("\(key): asset '\(relative)' not found in the assets folder \(root)\(hint)", at: location, kind: .noInput)
         }
         guard let real = Self.realPath(joined) else {
             throw Diagnostic("\(key): asset '\(relative)' is a broken link", at: location, kind: .noInput)
@@ -51,6 +52,45 @@ public struct AssetFolder: Sendable {
         }
         return real
     }
+
+    /// The path of an asset `relative` likely meant: each missing folder and the file name replaced
+    /// by its near miss among what the folder holds (`voice/breath-in.wav` → `voice/breathe-in.wav`,
+    /// `vocie/breathe-in.wav` → `voice/breathe-in.wav`), or nil when there is none. A folder of more
+    /// than `maxListedEntries` entries is not searched.
+    func nearMiss(_ relative: String) -> String? {
+        var parts = relative.split(separator: "/").map(String.init).filter { $0 != "." }
+        guard let name = parts.popLast() else { return nil }
+        var folder = root
+        var meant: [String] = []
+        func entries(of folder: String) -> [String]? {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.count <= Self.maxListedEntries else { return nil }
+            return names.filter { !$0.hasPrefix(".") }.sorted()
+        }
+        for part in parts {
+            if Self.isDirectory(folder + "/" + part) {
+                meant.append(part)
+                folder += "/" + part
+                continue
+            }
+            guard let names = entries(of: folder),
+                let near = Suggestions.closest(to: part, in: names.filter { Self.isDirectory(folder + "/" + $0) })
+            else { return nil }
+            meant.append(near)
+            folder += "/" + near
+        }
+        guard let names = entries(of: folder) else { return nil }
+        let files = names.filter { !Self.isDirectory(folder + "/" + $0) }
+        // a near miss of the name, else the one file of the same name in another format (`rain.wav` → `rain.ogg`)
+        func stem(_ file: String) -> Substring { file.lastIndex(of: ".").map { file[..<$0] } ?? file[...] }
+        let sameStem = files.filter { stem($0) == stem(name) }
+        guard let near = Suggestions.closest(to: name, in: files) ?? (sameStem.count == 1 ? sameStem.first : nil) else { return nil }
+        meant.append(near)
+        let suggestion = meant.joined(separator: "/")
+        return suggestion == relative ? nil : suggestion
+    }
+
+    /// The most entries a folder may hold for `nearMiss` to look through it.
+    static let maxListedEntries = 10_000
 
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
