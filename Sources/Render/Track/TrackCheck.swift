@@ -72,11 +72,27 @@ extension TrackRenderer {
     }
 
     /// What reading and laying out the recipe noticed and let pass (`Recipe.warnings`,
-    /// `Timeline.warnings`), in line order; printed by `render` and `render --check`.
+    /// `Timeline.warnings`) and its draft prompts (`draftWarnings`), in line order; printed by
+    /// `render` and `render --check`.
     public static func warnings(of recipe: Recipe) -> [Diagnostic] {
         let laidOut = (try? Timeline(recipe: recipe))?.warnings ?? []
-        return (recipe.warnings + laidOut).sorted { a, b in
+        return (recipe.warnings + laidOut + draftWarnings(of: recipe)).sorted { a, b in
             (a.location?.line ?? 0, a.location?.column ?? 0) < (b.location?.line ?? 0, b.location?.column ?? 0)
+        }
+    }
+
+    /// A warning per draft prompt, at the prompt: it is spoken by espeak-ng, not by a person, until
+    /// it is recorded. The render goes on (a draft is how a recipe is written); `--no-drafts` makes
+    /// each one an error (`Recipe.draftPrompts`).
+    public static func draftWarnings(of recipe: Recipe) -> [Diagnostic] {
+        guard let voice = recipe.voice else { return [] }
+        return voice.prompts.enumerated().filter { $0.element.isDraft }.map { number, prompt in
+            Diagnostic(
+                "voice.prompts.\(number): a draft: espeak-ng (\(DiagnosticText.quoted(voice.draftVoice))) speaks "
+                    + "\(DiagnosticText.quoted(prompt.text ?? "")) in place of a recording; record it and give the prompt its 'file:' "
+                    + "(render --no-drafts refuses drafts)",
+                at: recipe.location(of: "voice.prompts.\(number)"), kind: .data
+            ).asWarning()
         }
     }
 
