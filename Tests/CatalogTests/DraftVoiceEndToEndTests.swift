@@ -105,6 +105,19 @@ struct DraftVoiceEndToEndTests {
     }
 
     @Test(
+        "a release render has no test hooks: CADENCE_TEST_SPEECH_FAULT changes nothing",
+        .enabled(if: freshReleaseRender != nil, "needs the fresh release render"))
+    func releaseHasNoHooks() throws {
+        let folder = try Self.folder("draft-release")
+        let recipe = try folder.write(Self.recipe(id: "release", text: "Breathe in."), to: "release.yml")
+        let rendered = try run(
+            freshReleaseRender!, [recipe, "-o", folder.file("out/release.flac"), "-q"],
+            environment: ["CADENCE_TEST_SPEECH_FAULT": "crash", "CADENCE_TEST_SPEECH_TIME_LIMIT_MS": "1"])
+        #expect(rendered.status == 0, "\(rendered)")
+        #expect(try folder.listing("out") == ["release.cues.json", "release.flac"])
+    }
+
+    @Test(
         "while the worker hangs, /proc shows it holding only its pipe and /dev/null, none of render's descriptors",
         .enabled(if: siblingRender != nil, "needs the debug render, the only one with the test hooks"))
     func workerDescriptors() throws {
