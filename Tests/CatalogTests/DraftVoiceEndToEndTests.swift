@@ -127,28 +127,27 @@ struct DraftVoiceEndToEndTests {
             siblingRender!, [recipe, "-o", folder.file("out/fds.flac")],
             environment: ["CADENCE_TEST_SPEECH_FAULT": "hang", "CADENCE_TEST_SPEECH_TIME_LIMIT_MS": "30000"])
         defer { kill(render.pid, SIGKILL) }
-        // the worker: render's child (render starts no other process)
-        var worker: String?
-        for _ in 0..<3000 where worker == nil && render.isRunning {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(render.pid)/task")) ?? []
-            for task in tasks {
-                let children = (try? String(contentsOfFile: "/proc/\(render.pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-                if let first = children.split(separator: " ").first { worker = String(first) }
-            }
-            if worker == nil { usleep(10_000) }
-        }
-        let pid = try #require(worker, "no worker seen")
-        let parentFDs = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(render.pid)/fd")
+        // the worker: a child of render's (the short-lived worker that lists espeak-ng's voices
+        // comes first), read once it has been alive 10 ms, long after it isolated itself
+        var seen: Set<String> = []
         var targets: [String: String] = [:]
-        // what the worker holds, once it has closed the rest (it is isolated before it hangs)
-        for _ in 0..<1000 {
-            targets = [:]
-            for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
-                targets[fd] = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+        var parentFDs: [String] = []
+        for _ in 0..<3000 where targets.isEmpty && render.isRunning {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(render.pid)/task")) ?? []
+            let children = tasks.flatMap { task in
+                ((try? String(contentsOfFile: "/proc/\(render.pid)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ")
+                    .map(String.init)
             }
-            if targets.count <= 4 && targets.values.contains(where: { $0.hasPrefix("pipe:") }) { break }
-            usleep(10_000)
+            for pid in children where seen.contains(pid) && targets.isEmpty {
+                parentFDs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(render.pid)/fd")) ?? []
+                for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
+                    targets[fd] = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?"
+                }
+            }
+            seen.formUnion(children)
+            if targets.isEmpty { usleep(10_000) }
         }
+        try #require(!targets.isEmpty, "no worker seen")
         #expect(parentFDs.count > 4, "render holds its own descriptors: \(parentFDs)")
         #expect(targets.count == 4, "\(targets)")
         for (fd, target) in targets {
