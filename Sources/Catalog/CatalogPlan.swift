@@ -58,6 +58,8 @@ public struct CatalogPlan: Sendable {
             }
         }
         let headers = AssetHeaders()
+        // a check speaks each draft text once (a render speaks it when it renders the track)
+        let drafts = checkOnly ? DraftChecks() : nil
         // the problems of each variant of a recipe, by recipe file
         var variantFailures: [String: [(variant: Recipe, diagnostics: [Diagnostic])]] = [:]
         var byID: [String: [String]] = [:]
@@ -90,7 +92,7 @@ public struct CatalogPlan: Sendable {
                 continue
             }
             do {
-                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers)
+                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
                 let audio = TrackFileNames.audio(recipe.id, format)

@@ -90,6 +90,11 @@ public enum RecipeLimits {
     /// The longest recorded clip, a prompt's or a cue's file, and the longest draft prompt: 60 s
     /// (checked from the header by `--check` where it tells, and while the renderer decodes it).
     public static let maxClipSeconds = 60
+    /// The longest espeak-ng may take to speak one draft prompt: 20 s (about 35 times the 0.55 s
+    /// the longest text, 1,024 bytes, took on the loaded 2-core machine), then its worker is
+    /// killed and the text is an error at the prompt's `text` (`DraftVoice`). libespeak-ng 1.51
+    /// crashes on some texts and could loop on others; a render must not wait on it for ever.
+    public static let draftSpeechSeconds = 20
     /// `voice.attack` and `voice.release`: at most 5 s.
     public static let maxDuckRamp = ExactSeconds(seconds: 5)
 

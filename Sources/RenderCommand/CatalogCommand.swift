@@ -11,7 +11,7 @@ enum CatalogCommand {
         let output = options.output ?? "dist"
         let hashes = AssetHashes()
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars, format: options.format)
-        guard announce(plan, inputs: inputs) else { return .noInput }
+        guard announce(plan, inputs: inputs, noDrafts: options.noDrafts) else { return .noInput }
         if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
         if !plan.scanProblems.isEmpty && options.shard == nil {
             printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
@@ -38,7 +38,12 @@ enum CatalogCommand {
             return .cannotCreate
         }
         progress.end()
-        if !options.quiet { printSummary(summary, shard: options.shard, scanProblems: plan.scanProblems.count) }
+        if !options.quiet {
+            // the tracks of the bundle that still speak a draft prompt
+            let bundled = Set(summary.manifest.tracks.map(\.id))
+            let drafted = plan.tracks.filter { bundled.contains($0.recipe.id) && !$0.recipe.draftPrompts.isEmpty }.count
+            printSummary(summary, shard: options.shard, scanProblems: plan.scanProblems.count, drafted: drafted)
+        }
         let overBudget = checkBudget(summary.manifest, folder: output)
         return failure(scan: plan.scanProblems, recipes: report(summary.failed)) ?? overBudget
     }
@@ -47,18 +52,19 @@ enum CatalogCommand {
     /// printed; nil (after saying so) when the inputs hold no recipe.
     static func checkedPlan(inputs: [String], options: Options) -> CatalogPlan? {
         let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true, format: options.format)
-        return announce(plan, inputs: inputs) ? plan : nil
+        return announce(plan, inputs: inputs, noDrafts: options.noDrafts) ? plan : nil
     }
 
-    /// Prints the scan's problems and the warnings (a recipe's variants share its warnings: each once);
-    /// false, after saying so, when the inputs hold no recipe.
-    private static func announce(_ plan: CatalogPlan, inputs: [String]) -> Bool {
+    /// Prints the scan's problems and the warnings (a recipe's variants share its warnings: each once;
+    /// with `noDrafts` not the drafts', which are errors then); false, after saying so, when the
+    /// inputs hold no recipe.
+    private static func announce(_ plan: CatalogPlan, inputs: [String], noDrafts: Bool) -> Bool {
         if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return false
         }
         for problem in plan.scanProblems { printError("\(problem)") }
-        var printed = Set<Diagnostic>()
+        var printed = noDrafts ? Set(plan.tracks.flatMap { TrackRenderer.draftWarnings(of: $0.recipe) }) : Set<Diagnostic>()
         for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { printError("\(warning)") }
         return true
     }
@@ -167,14 +173,18 @@ enum CatalogCommand {
         return kind
     }
 
-    private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int) {
+    private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int, drafted: Int) {
         let factor = s.wallSeconds > 0 ? s.renderedSeconds / s.wallSeconds : 0
         let scan = scanProblems == 0 ? "" : "scan         incomplete (\(problems(scanProblems)); nothing removed)\n"
+        let drafts =
+            drafted == 0
+            ? "" : "drafts       \(tracks(drafted)) with draft prompts, spoken by espeak-ng (render --no-drafts refuses them)\n"
         print(
             """
             \(shard.map { "shard        \($0)\n" } ?? "")rendered     \(s.rendered)
             up to date   \(s.upToDate)
             failed       \(s.failed.count)
+            \(drafts)\
             \(scan)\
             audio        \(RenderCommand.clock(s.renderedSeconds)) rendered\(s.upToDate > 0 ? ", \(RenderCommand.clock(s.audioSeconds)) in the catalog" : "")
             wall time    \(String(format: "%.2f s", s.wallSeconds))

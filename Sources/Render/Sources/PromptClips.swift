@@ -117,17 +117,17 @@ struct PromptClips {
     private static func speak(
         _ text: String, language: String, key: String, rate: Int, channels: Int, recipe: Recipe
     ) throws(Diagnostic) -> [Float] {
+        let speech: DraftVoice.Speech
+        do {
+            speech = try DraftVoice.speak(
+                text, language: language, maximumSeconds: RecipeLimits.maxClipSeconds, timeLimitSeconds: RecipeLimits.draftSpeechSeconds)
+        } catch {
+            throw draftDiagnostic(error, key: key, language: language, recipe: recipe)
+        }
         let mono: [Float]
         do {
-            let speech = try DraftVoice.speak(text, language: language, maximumSeconds: RecipeLimits.maxClipSeconds)
             mono = try SampleRateConverter.convert(speech.samples, channels: 1, from: speech.sampleRate, to: rate, name: "the draft voice")
         } catch {
-            if error.kind == .data {
-                throw Diagnostic(
-                    "\(key): spoken by the draft voice it lasts over the \(RecipeLimits.maxClipSeconds) s a prompt may last "
-                        + "(expected a shorter text; split it into two prompts)",
-                    at: recipe.location(of: key), kind: .data)
-            }
             throw Diagnostic("\(key): the draft voice: \(error.operation) failed: \(error.reason)", at: recipe.location(of: key), kind: error.kind)
         }
         let seconds = mono.count / rate
@@ -141,6 +141,26 @@ struct PromptClips {
         var spread = [Float](repeating: 0, count: mono.count * channels)
         for (i, x) in mono.enumerated() { for c in 0..<channels { spread[i * channels + c] = x } }
         return spread
+    }
+
+    /// The error at a draft's `text` (`key`) when the draft voice gives no speech for it: too long,
+    /// a text espeak-ng cannot speak (65), or a draft voice that cannot work here (70).
+    static func draftDiagnostic(_ failure: DraftVoice.Failure, key: String, language: String, recipe: Recipe) -> Diagnostic {
+        let location = recipe.location(of: key)
+        switch failure.kind {
+        case .tooLong:
+            return Diagnostic(
+                "\(key): spoken by the draft voice it lasts over the \(RecipeLimits.maxClipSeconds) s a prompt may last "
+                    + "(expected a shorter text; split it into two prompts)",
+                at: location, kind: .data)
+        case .unspeakable:
+            return Diagnostic(
+                "\(key): the draft voice (espeak-ng, \(DiagnosticText.quoted(language))) cannot speak this text: \(failure.reason) "
+                    + "(reword the text, or record the prompt and give it its 'file:')",
+                at: location, kind: .data)
+        case .unavailable:
+            return Diagnostic("\(key): the draft voice: \(failure.reason)", at: location, kind: .software)
+        }
     }
 
     /// A clip's loudness by recipe-v1.1's rule: integrated from 400 ms on, K-weighted mean square below.

@@ -155,13 +155,13 @@ struct VoicePrompts {
     static func unknownDraftVoice(_ voice: Voice, recipe: Recipe) -> Diagnostic? {
         let location = recipe.location(of: "voice.draft_voice")
         do {
-            if try DraftVoice.languages().contains(voice.draftVoice.lowercased()) { return nil }
+            if try DraftVoice.languages(timeLimitSeconds: RecipeLimits.draftSpeechSeconds).contains(voice.draftVoice.lowercased()) { return nil }
         } catch {
             return Diagnostic("voice.draft_voice: the draft voice cannot start: \(error.reason)", at: location, kind: .software)
         }
         return Diagnostic(
             "voice.draft_voice: espeak-ng has no voice for \(DiagnosticText.quoted(voice.draftVoice)) (known: "
-                + DraftVoice.someLanguages().joined(separator: ", ") + ", …)",
+                + DraftVoice.someLanguages(timeLimitSeconds: RecipeLimits.draftSpeechSeconds).joined(separator: ", ") + ", …)",
             at: location, kind: .data)
     }
 

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import Foundation
 import Recipe
 import Timeline
 
@@ -9,8 +10,12 @@ extension TrackRenderer {
     /// (found inside the assets folder, and readable as sound by libsndfile).
     /// Returns the asset files it uses, resolved. `headers` keeps what opening each file
     /// told, for the next recipe that names the same version of it.
+    /// With `drafts`, every draft prompt's text is spoken too (once per voice and text in `drafts`),
+    /// so that a text espeak-ng cannot speak is found before the render.
     @discardableResult
-    public static func check(recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders()) throws(DiagnosticList) -> [String] {
+    public static func check(
+        recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
+    ) throws(DiagnosticList) -> [String] {
         var problems: [Diagnostic] = []
         var timeline: Timeline?
         do { timeline = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
@@ -19,8 +24,16 @@ extension TrackRenderer {
         if recipe.output.format != nil {
             do { _ = try OutputPlan(recipe: recipe, outputPath: nil) } catch { problems += error.diagnostics }
         }
-        if let voice = recipe.voice, voice.prompts.contains(where: \.isDraft), let problem = VoicePrompts.unknownDraftVoice(voice, recipe: recipe) {
-            problems.append(problem)
+        if let voice = recipe.voice, voice.prompts.contains(where: \.isDraft) {
+            if let problem = VoicePrompts.unknownDraftVoice(voice, recipe: recipe) {
+                problems.append(problem)
+            } else if let drafts {
+                for (number, prompt) in voice.prompts.enumerated() where prompt.isDraft {
+                    guard let failure = drafts.failure(text: prompt.text ?? "", language: voice.draftVoice) else { continue }
+                    problems.append(
+                        PromptClips.draftDiagnostic(failure, key: "voice.prompts.\(number).text", language: voice.draftVoice, recipe: recipe))
+                }
+            }
         }
         var used: [String] = []
         var clipHeaders: [String: AssetHeaders.Header] = [:]
@@ -62,11 +75,27 @@ extension TrackRenderer {
     }
 
     /// What reading and laying out the recipe noticed and let pass (`Recipe.warnings`,
-    /// `Timeline.warnings`), in line order; printed by `render` and `render --check`.
+    /// `Timeline.warnings`) and its draft prompts (`draftWarnings`), in line order; printed by
+    /// `render` and `render --check`.
     public static func warnings(of recipe: Recipe) -> [Diagnostic] {
         let laidOut = (try? Timeline(recipe: recipe))?.warnings ?? []
-        return (recipe.warnings + laidOut).sorted { a, b in
+        return (recipe.warnings + laidOut + draftWarnings(of: recipe)).sorted { a, b in
             (a.location?.line ?? 0, a.location?.column ?? 0) < (b.location?.line ?? 0, b.location?.column ?? 0)
+        }
+    }
+
+    /// A warning per draft prompt, at the prompt: it is spoken by espeak-ng, not by a person, until
+    /// it is recorded. The render goes on (a draft is how a recipe is written); `--no-drafts` makes
+    /// each one an error (`Recipe.draftPrompts`).
+    public static func draftWarnings(of recipe: Recipe) -> [Diagnostic] {
+        guard let voice = recipe.voice else { return [] }
+        return voice.prompts.enumerated().filter { $0.element.isDraft }.map { number, prompt in
+            Diagnostic(
+                "voice.prompts.\(number): a draft: espeak-ng (\(DiagnosticText.quoted(voice.draftVoice))) speaks "
+                    + "\(DiagnosticText.quoted(prompt.text ?? "")) in place of a recording; record it and give the prompt its 'file:' "
+                    + "(render --no-drafts refuses drafts)",
+                at: recipe.location(of: "voice.prompts.\(number)"), kind: .data
+            ).asWarning()
         }
     }
 
@@ -123,5 +152,51 @@ extension TrackRenderer {
             try AudioDecoder.checkClaimedLength(
                 header.knownFrames, inputRate: header.sampleRate, path: path, sampleRate: outputRate, maximumFrames: limit)
         }
+    }
+}
+
+/// What the draft voice made of each distinct voice and text that `render --check` spoke: nothing
+/// (it speaks it) or why not. One instance serves a whole check, so a text that ten recipes (or a
+/// recipe's variants) share is spoken once.
+public final class DraftChecks: @unchecked Sendable {
+    private struct Key: Hashable {
+        let language: String
+        let text: String
+    }
+    private var outcomes: [Key: DraftVoice.Failure?] = [:]
+    private var spokenCount = 0
+    private let lock = NSLock()
+
+    public init() {}
+
+    /// How many texts were spoken (the rest came from the cache).
+    public var spoken: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return spokenCount
+    }
+
+    /// Why the draft voice cannot speak `text` in `language` (too long, a crash, no answer in
+    /// time, garbage), nil when it can; spoken in its worker the first time only.
+    func failure(text: String, language: String) -> DraftVoice.Failure? {
+        let key = Key(language: language, text: text)
+        lock.lock()
+        if let known = outcomes[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        var failure: DraftVoice.Failure?
+        do {
+            _ = try DraftVoice.speak(
+                text, language: language, maximumSeconds: RecipeLimits.maxClipSeconds, timeLimitSeconds: RecipeLimits.draftSpeechSeconds)
+        } catch {
+            failure = error
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        outcomes[key] = failure
+        spokenCount += 1
+        return failure
     }
 }
