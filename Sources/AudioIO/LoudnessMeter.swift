@@ -9,7 +9,10 @@ public final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
 
     /// `ebur128_init`: integrated loudness always, true peak when asked (it costs more than the rest).
-    public init(channels: Int, sampleRate: Int, truePeak: Bool) throws(AudioError) {
+    ///
+    /// `vorbisOrder`: the channels are in Vorbis order (Ogg Vorbis and Opus files keep the mix's
+    /// channels as they are, and Vorbis puts the LFE of 6 to 8 channels last, not 4th).
+    public init(channels: Int, sampleRate: Int, truePeak: Bool, vorbisOrder: Bool = false) throws(AudioError) {
         self.channels = channels
         self.measuresTruePeak = truePeak
         // histogram mode: constant memory however long the track
@@ -22,6 +25,42 @@ public final class LoudnessMeter {
                 file: "loudness", operation: "ebur128_init", reason: "cannot measure \(channels) channels at \(sampleRate) Hz", kind: .software)
         }
         self.state = state
+        // libebur128's own map leaves channels 7 and 8 out (EBUR128_UNUSED): every channel gets its role
+        for (c, role) in Self.channelRoles(channels: channels, vorbisOrder: vorbisOrder).enumerated() {
+            guard ebur128_set_channel(state, UInt32(c), role) == Int32(EBUR128_SUCCESS.rawValue) else {
+                throw AudioError(file: "loudness", operation: "ebur128_set_channel", reason: "channel \(c + 1)", kind: .software)
+            }
+        }
+    }
+
+    /// The libebur128 role (`enum channel`), so the BS.1770 weight, of each channel of a `channels`-channel output, in the layouts WAVE
+    /// (WAVE_FORMAT_EXTENSIBLE), FLAC and FFmpeg give each count: 1 mono, 2 L R, 3 L R C,
+    /// 4 L R Ls Rs (quad), 5 L R C Ls Rs, 6 L R C LFE Ls Rs (5.1), 7 L R C LFE Cs Ls Rs (6.1),
+    /// 8 L R C LFE Lb Rb Ls Rs (7.1). Front channels weigh 1, every surround, side or back
+    /// channel +1.5 dB (1.41, as FFmpeg's `ebur128` filter weighs them), the LFE nothing.
+    /// In Vorbis order (`vorbisOrder`) the weights are the same but for the LFE of 6 to 8 channels,
+    /// which is the last channel (5.1: L C R Ls Rs LFE; 6.1: L C R Ls Rs Cs LFE; 7.1: L C R Ls Rs Lb Rb LFE).
+    public static func channelRoles(channels: Int, vorbisOrder: Bool = false) -> [Int32] {
+        var roles = roles(channels: channels)
+        if vorbisOrder && (6...8).contains(channels) { roles.swapAt(3, channels - 1) }
+        return roles.map { Int32($0.rawValue) }
+    }
+
+    private static func roles(channels: Int) -> [channel] {
+        let front = [EBUR128_LEFT, EBUR128_RIGHT, EBUR128_CENTER]
+        let surround = [EBUR128_LEFT_SURROUND, EBUR128_RIGHT_SURROUND]
+        switch channels {
+        case 1: return [EBUR128_CENTER]
+        case 2: return [EBUR128_LEFT, EBUR128_RIGHT]
+        case 3: return front
+        case 4: return [EBUR128_LEFT, EBUR128_RIGHT] + surround
+        case 5: return front + surround
+        case 6: return front + [EBUR128_UNUSED] + surround
+        case 7: return front + [EBUR128_UNUSED, EBUR128_LEFT_SURROUND] + surround
+        default:
+            // 8 (7.1) and, past the recipe's limit, every further channel as a surround
+            return front + [EBUR128_UNUSED] + surround + Array(repeating: EBUR128_LEFT_SURROUND, count: max(0, channels - 6))
+        }
     }
 
     deinit { ebur128_destroy(&state) }

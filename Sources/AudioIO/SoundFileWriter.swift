@@ -72,7 +72,10 @@ public final class SoundFileWriter {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate)
         info.channels = Int32(channels)
-        info.format = format.major | format.subtype
+        // more than 2 channels: WAVE_FORMAT_EXTENSIBLE, whose channel mask names the layout (a plain
+        // WAVE_FORMAT_PCM header has none, and readers guess: FFmpeg takes 3 channels for 2.1)
+        let major = format.major == Int32(SF_FORMAT_WAV) && channels > 2 ? Int32(SF_FORMAT_WAVEX) : format.major
+        info.format = major | format.subtype
         guard sf_format_check(&info) != 0 else {
             throw AudioError(
                 file: path, operation: "sf_format_check",
@@ -84,6 +87,13 @@ public final class SoundFileWriter {
         }
         self.handle = handle
         sf_command(handle, Int32(SFC_SET_ADD_PEAK_CHUNK), nil, Int32(SF_FALSE))
+        if channels > 2, major == Int32(SF_FORMAT_WAVEX) || major == Int32(SF_FORMAT_RF64) {
+            // WAVE_FORMAT_EXTENSIBLE's channel mask: the layout the loudness meter weighs
+            // (LoudnessMeter.channelRoles); libsndfile writes none for 3, 5 and 7 channels, and
+            // 8 as front left/right of centre, where players and FFmpeg guess other layouts
+            var map = Self.channelMap(channels: channels)
+            sf_command(handle, Int32(SFC_SET_CHANNEL_MAP_INFO), &map, Int32(map.count * MemoryLayout<Int32>.size))
+        }
         if format.major == Int32(SF_FORMAT_MPEG) {
             // constant bit rate: deterministic size, and the LAME header carries delay and padding
             var mode = Int32(SF_BITRATE_MODE_CONSTANT)
@@ -96,6 +106,25 @@ public final class SoundFileWriter {
                     reason: "libsndfile refused a bit rate of \(bitrate) bits/s: \(String(cString: sf_strerror(handle)))", kind: .data)
             }
         }
+    }
+
+    /// The WAVE channel positions of a `channels`-channel output (3.0, quad, 5.0, 5.1, 6.1, 7.1).
+    static func channelMap(channels: Int) -> [Int32] {
+        let (l, r, c, lfe) = (SF_CHANNEL_MAP_LEFT, SF_CHANNEL_MAP_RIGHT, SF_CHANNEL_MAP_CENTER, SF_CHANNEL_MAP_LFE)
+        let (bl, br, bc) = (SF_CHANNEL_MAP_REAR_LEFT, SF_CHANNEL_MAP_REAR_RIGHT, SF_CHANNEL_MAP_REAR_CENTER)
+        let (sl, sr) = (SF_CHANNEL_MAP_SIDE_LEFT, SF_CHANNEL_MAP_SIDE_RIGHT)
+        let positions: [Int]
+        switch channels {
+        case 1: positions = [SF_CHANNEL_MAP_MONO]
+        case 2: positions = [l, r]
+        case 3: positions = [l, r, c]
+        case 4: positions = [l, r, bl, br]
+        case 5: positions = [l, r, c, bl, br]
+        case 6: positions = [l, r, c, lfe, bl, br]
+        case 7: positions = [l, r, c, lfe, bc, sl, sr]
+        default: positions = [l, r, c, lfe, bl, br, sl, sr]
+        }
+        return positions.map { Int32($0) }
     }
 
     /// The libsndfile compression level (0 best … 1 smallest) that encodes at `bitrate` bits per

@@ -3,13 +3,13 @@ import Foundation
 /// Holds the true peak of interleaved float audio at or below a ceiling.
 ///
 /// A look-ahead limiter with one gain for all channels. Peaks are found on the
-/// 4× oversampled signal by ``TruePeakInterpolator`` (libebur128's filter), so
-/// the ceiling holds as that meter measures it. For each frame:
+/// 8× oversampled signal by ``TruePeakInterpolator``, so the ceiling holds as that
+/// meter (and, within a few hundredths of a dB, a 16× reference) measures it. For each frame:
 ///
 /// 1. the required gain `r = min(1, target / truePeak)` of every inter-sample
 ///    instant, where `target` sits ``safetyMarginDB`` under the ceiling;
 /// 2. the minimum of `r` over a sliding window (a monotonic deque, O(1)
-///    amortized) that covers the attack ramp plus the 12 frames each
+///    amortized) that covers the attack ramp plus the 20 frames each
 ///    interpolated value is made of;
 /// 3. a release: the gain returns toward 1 along a one-pole curve with time
 ///    constant `release`, but never above that sliding minimum;
@@ -27,14 +27,15 @@ import Foundation
 /// ``LatencyCompensatedLimiter``, which does that for you.
 ///
 /// Memory is allocated once, in `init`; ``process(_:frames:preGain:)`` does not
-/// allocate. Fast paths: a chunk whose sample peak is more than 5.4 dB (the
+/// allocate. Fast paths: a chunk whose sample peak is more than 7.0 dB (the
 /// interpolator's worst-case overshoot) under the target skips interpolation,
 /// and while no reduction is pending such a chunk is only delayed.
 public final class TruePeakLimiter {
     /// How far under the ceiling the limiter aims: room for float rounding, for the
     /// gain changing within an interpolation window, and for dither. Measured by
-    /// libebur128 without it, the worst overshoot found was 0.011 dB (noise bursts
-    /// 40 dB over, 12-frame ramp); with the default 72-frame ramp, 0.0001 dB.
+    /// libebur128's 4× meter without it (when the limiter used that meter's filter), the
+    /// worst overshoot found was 0.011 dB (noise bursts 40 dB over, 12-frame ramp); with
+    /// the default 72-frame ramp, 0.0001 dB.
     public static let safetyMarginDB = 0.02
     /// Frames handled per internal pass; longer calls are split.
     static let chunkFrames = TruePeakInterpolator.chunkFrames
@@ -49,7 +50,7 @@ public final class TruePeakLimiter {
     /// The ceiling, linear.
     public let ceiling: Float
     /// The delay in frames between input and output: the attack ramp plus the
-    /// 10 frames the interpolator needs beyond it.
+    /// 18 frames the interpolator needs beyond it.
     public let latency: Int
     /// The smallest gain applied to an output frame so far (linear).
     public private(set) var minimumGain: Float = 1
@@ -88,7 +89,7 @@ public final class TruePeakLimiter {
 
     /// - Parameters:
     ///   - ceilingDBTP: the highest true peak allowed, in dBTP (e.g. -1).
-    ///   - lookahead: the attack ramp in seconds; at least 12 frames (the interpolator's reach)
+    ///   - lookahead: the attack ramp in seconds; at least 20 frames (the interpolator's reach)
     ///     are used, so the gain never changes abruptly within one interpolated value.
     ///   - release: the time constant in seconds of the gain's return toward 1.
     public init(channels: Int, sampleRate: Int, ceilingDBTP: Double, lookahead: Double = 0.0015, release: Double = 0.050) {
@@ -103,7 +104,7 @@ public final class TruePeakLimiter {
         quietBound = target / (TruePeakInterpolator.worstCaseOvershoot * 1.0001)
         ramp = max(TruePeakInterpolator.span, Int((lookahead * Double(sampleRate)).rounded()))
         // The gain of output frame t averages envelopes up to t + ramp − 1; each envelope
-        // needs the required gain of intervals up to 5 frames later, known 6 frames after that.
+        // needs the required gain of intervals up to 9 frames later, known 10 frames after that.
         latency = ramp + TruePeakInterpolator.span - 2
         releaseFactor = exp(-1 / (release * Double(sampleRate)))
 
@@ -205,7 +206,7 @@ public final class TruePeakLimiter {
         var reducedFrames = self.reducedFrames, minimumGain = self.minimumGain
         for i in 0..<frames {
             let frame = position + Int64(i)
-            // The interval [frame − 6, frame − 5.25] whose sub-samples `peaks[i]` holds.
+            // The interval [frame − 10, frame − 9.125] whose sub-samples `peaks[i]` holds.
             let interval = frame - Int64(TruePeakInterpolator.delay)
             if !quiet && peaks[i] > target {
                 let required = target / peaks[i]
@@ -217,7 +218,7 @@ public final class TruePeakLimiter {
                 holdGain[slot] = required
                 holdCount += 1
             }
-            // The envelope for frame − 11 may reach intervals [frame − 11 − ramp − 5, frame − 6].
+            // The envelope for frame − 19 may reach intervals [frame − 19 − ramp − 9, frame − 10].
             while holdCount > 0 && holdFrame[holdFront] <= interval - window {
                 holdFront = (holdFront + 1) & holdMask
                 holdCount -= 1

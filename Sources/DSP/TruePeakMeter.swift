@@ -1,6 +1,6 @@
 import Foundation
 
-/// The true peak of a stream (4× oversampled, libebur128's filter), computed only where it can matter.
+/// The true peak of a stream (8× oversampled, ``TruePeakInterpolator``), computed only where it can matter.
 ///
 /// A chunk whose largest sample (with the history its interpolation reads),
 /// times the filter's worst-case overshoot, cannot beat the peak found so far

@@ -271,6 +271,9 @@ public enum AudioFormat: String, Sendable, CaseIterable {
 
     /// Lossy formats have no bit depth and need decoding to check.
     public var isLossy: Bool { self == .ogg || self == .opus || self == .mp3 || self == .m4a }
+    /// The file keeps the mix's channels in Vorbis order (Ogg Vorbis, Opus): for 6 to 8 channels
+    /// the LFE is the last channel, not the 4th (the loudness meter weighs them so).
+    public var hasVorbisOrder: Bool { self == .ogg || self == .opus }
 
     /// Formats that hold integer samples only (16 or 24 bits).
     public var isIntegerOnly: Bool { self == .flac || self == .caf || self == .alac }

@@ -46,7 +46,9 @@ struct EncodePass {
         let columns = PeakColumnsSink(count: TrackRenderer.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil
         // a plain gain's loudness and peak are pass 1's shifted; a limited one's peak is measured here
-        let meter = plan?.truePeak == nil ? try MeterSink(channels: channels, sampleRate: rate, loudness: plan == nil) : nil
+        let meter =
+            plan?.truePeak == nil
+            ? try MeterSink(channels: channels, sampleRate: rate, loudness: plan == nil, vorbisOrder: output.format.hasVorbisOrder) : nil
         let sinks: [any Sink] = [guardSink as (any Sink)?, meter, columns, sink].compactMap { $0 }
         var mix = try sources.makeMix()
         let written = try Driver.run(&mix, channels: channels, through: plan?.stages(channels: channels, sampleRate: rate) ?? [], into: sinks)

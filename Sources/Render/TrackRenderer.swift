@@ -74,7 +74,7 @@ public final class TrackRenderer: @unchecked Sendable {
             let pass = EncodePass(recipe: recipe, sources: sources, output: output, metadata: files.metadata, seed: seed, threads: threads)
             let (channels, rate) = (recipe.output.channels, recipe.output.sampleRate)
             let measured = try recipe.output.loudness.map { _ in
-                try Measurement.run(sources, sampleRate: rate, channels: channels, threads: threads)
+                try Measurement.run(sources, sampleRate: rate, channels: channels, threads: threads, vorbisOrder: output.format.hasVorbisOrder)
             }
             var lossy = LossyCheck(target: recipe.output.loudness, truePeakCeiling: recipe.output.truePeak, ceiling: output.ceiling)
             /// The plan for a target and ceiling; the last one made is kept, so an aim that changed neither is not searched again.
@@ -82,7 +82,9 @@ public final class TrackRenderer: @unchecked Sendable {
             func plan(_ measured: Measurement, target: Double, ceiling: Double) throws -> LoudnessPlan {
                 if let last, last.target == target, last.ceiling == ceiling { return last.plan }
                 let made = try LoudnessPlan.plan(measured, target: target, ceiling: ceiling) {
-                    LimitedLoudness(measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads)
+                    LimitedLoudness(
+                        measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads,
+                        vorbisOrder: output.format.hasVorbisOrder)
                 }
                 last = (made, target, ceiling)
                 return made

@@ -10,7 +10,7 @@ struct BedStats: Codable, Sendable {
     var sampleRate: Int
     /// Integrated loudness (libebur128), LUFS.
     var loudness: Double
-    /// True peak (4× oversampled, the renderer's meter), dBTP.
+    /// True peak (8× oversampled, the renderer's meter), dBTP.
     var truePeak: Double
     var sha256: String
 

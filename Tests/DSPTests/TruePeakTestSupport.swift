@@ -156,8 +156,17 @@ func limitCompensated(
     return output
 }
 
-/// The pre-gain that puts `samples`' true peak (as libebur128 measures it) at `dBTP`.
+/// The true peak (dBTP) of interleaved stereo `samples` by the meter the limiter holds
+/// (`TruePeakMeter`, 8× oversampled; libebur128's 4× filter reads noise bursts up to 0.25 dB
+/// higher and white noise up to 0.4 dB lower).
+func limiterMeterDB(_ samples: [Float]) -> Double {
+    let meter = TruePeakMeter(channels: LimiterSignal.channels)
+    samples.withUnsafeBufferPointer { meter.add($0, frames: $0.count / LimiterSignal.channels) }
+    return meter.finish()
+}
+
+/// The pre-gain that puts `samples`' true peak (as the limiter's meter measures it) at `dBTP`.
 func preGain(placing samples: [Float], atDBTP dBTP: Double) -> Float {
-    let peak = EBUR128Measurement(samples, channels: LimiterSignal.channels).truePeakDB
+    let peak = limiterMeterDB(samples)
     return Float(Gain.linear(dB: dBTP - peak))
 }

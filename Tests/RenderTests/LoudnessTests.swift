@@ -1,6 +1,7 @@
 import AudioIO
 import CadenceCues
 import Foundation
+import TestKit
 import Testing
 
 /// A loudness-normalized render: which bed, which target and ceiling.
@@ -111,7 +112,10 @@ struct LoudnessTests {
         let lufs = try #require(sheet.audio.loudnessLUFS, "audio.loudness_lufs missing")
         let peak = try #require(sheet.audio.truePeakDBTP, "audio.true_peak_dbtp missing")
         #expect(abs(lufs - measured.lufs) <= 0.1, "cue sheet loudness \(lufs), measured \(measured.lufs)")
-        #expect(abs(peak - measured.truePeak) <= 0.1, "cue sheet true peak \(peak), measured \(measured.truePeak)")
+        // true peak: within 0.1 dB of an independent 16× reference (libebur128's 4× filter reads
+        // limited noise up to a few tenths of a dB apart, which the renderer's 0.3 dB margin covers)
+        let reference = ReferenceTruePeak.peakDB(audio.samples, channels: audio.channels)
+        #expect(abs(peak - reference) <= 0.1, "cue sheet true peak \(peak), 16× reference \(reference)")
 
         if c.ffmpeg, let ffmpeg = which("ffmpeg") {
             let result = try run(ffmpeg, ["-hide_banner", "-nostats", "-i", output, "-filter_complex", "ebur128=peak=true", "-f", "null", "-"])

@@ -24,7 +24,12 @@ final class Encoder {
         self.context = context
         context.pointee.sample_rate = Int32(sampleRate)
         context.pointee.sample_fmt = format
-        av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        if channels == 3 {
+            // 3.0 (L R C), the layout the loudness meter weighs: FFmpeg's default for 3 is 2.1, an LFE
+            av_channel_layout_from_mask(&context.pointee.ch_layout, 0x7)  // AV_CH_FRONT_LEFT | FRONT_RIGHT | FRONT_CENTER
+        } else {
+            av_channel_layout_default(&context.pointee.ch_layout, Int32(channels))
+        }
         context.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         context.pointee.flags |= cadence_codec_flag_bitexact()
         if globalHeader { context.pointee.flags |= cadence_codec_flag_global_header() }

@@ -20,6 +20,8 @@ struct LimitedLoudness {
     /// The ceiling the limiter holds, dBTP.
     let ceiling: Double
     let threads: Int
+    /// The output keeps Vorbis channel order (Ogg Vorbis, Opus): the LFE is last (`LoudnessMeter`).
+    var vorbisOrder = false
 
     /// Hops rendered before the first hop the limiter may touch.
     static let leadHops: Int64 = 6
@@ -95,7 +97,7 @@ struct LimitedLoudness {
         var regions: [Region] = []
         for (h, peak) in measured.hopPeaks.enumerated() where peak > threshold {
             let hop = Int64(h)
-            // the interpolator reads 12 frames of the hop before, the look-ahead 1.5 ms
+            // the interpolator reads 20 frames of the hop before, the look-ahead 1.5 ms
             let start = sources.canStartAnywhere ? max(0, hop - 1 - Self.leadHops) : 0
             if var last = regions.last, start <= last.lastHop + Self.joinHops {
                 last.lastHop = hop
@@ -135,7 +137,7 @@ struct LimitedLoudness {
         let limiter = LimiterStage(gain: gain, ceiling: ceiling, channels: channels, sampleRate: sampleRate)
         let meter = try RegionMeter(
             start: region.start * hop, after: (region.lastHop + 2) * hop, stop: region.stopHop.map { ($0 + 1) * hop }, hop: hop,
-            channels: channels, sampleRate: sampleRate, isIdle: { limiter.isIdle })
+            channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder, isIdle: { limiter.isIdle })
         try Driver.run(&mix, channels: channels, through: [limiter], into: [meter])
         return meter.energies
     }
@@ -156,9 +158,10 @@ private final class RegionMeter: Sink {
     private(set) var energies: [(Int, Double)] = []
 
     init(
-        start: Int64, after: Int64, stop: Int64?, hop: Int64, channels: Int, sampleRate: Int, isIdle: @escaping () -> Bool
+        start: Int64, after: Int64, stop: Int64?, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool,
+        isIdle: @escaping () -> Bool
     ) throws(AudioError) {
-        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false, vorbisOrder: vorbisOrder)
         self.start = start
         self.after = after
         self.stop = stop

@@ -82,7 +82,7 @@ struct LossyCheck {
             }
             return (heard.loudness, heard.truePeak)
         }
-        let meter = try MeterSink(channels: channels, sampleRate: sampleRate, loudness: true)
+        let meter = try MeterSink(channels: channels, sampleRate: sampleRate, loudness: true, vorbisOrder: format.hasVorbisOrder)
         let decoded = try AudioDecoder.decode(
             path: "/proc/self/fd/\(file.fileDescriptor)", sampleRate: sampleRate, channels: channels,
             maximumFrames: frames + Int64(sampleRate)

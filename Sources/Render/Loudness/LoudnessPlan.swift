@@ -31,9 +31,13 @@ struct LoudnessPlan {
     /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
     /// so the limiter aims this far below and a plain gain must stay this far below.
     static let margin = 0.3
-    /// Gains tried under the limiter, at most, and how many of them may be estimates.
-    static let maximumTries = 8
+    /// Gains tried under the limiter, at most, and how many of them may be estimates: a search
+    /// converges in 2 to 5 exact tries; the rest is room for bisecting a bracket.
+    static let maximumTries = 16
     static let maximumEstimates = 4
+    /// The span of gain (dB) over which a limited loudness that rises by less than 0.02 LU per dB
+    /// counts as saturated: below it, a flat stretch may be a step too small to measure.
+    static let saturationSpan = 6.0
     /// How close to the target the limited loudness must come (LU): the spec allows 0.5.
     static let searchTolerance = 0.05
     /// An estimate this close to the target (LU) hands over to exact tries: estimates stray
@@ -74,38 +78,67 @@ struct LoudnessPlan {
             return LoudnessPlan(
                 gain: gain, limiterCeiling: nil, loudness: loudness + applied, truePeak: measured.truePeak + applied)
         }
-        // The limited loudness grows more slowly than the gain (the limiter takes back part
-        // of it), so the gain is corrected by the secant through the last two tries rather
-        // than by the plain error.
         let correction = limited(limiterCeiling)
+        return try search(target: target, from: gainDB, ceiling: limiterCeiling) { (gainDB, every) throws(AudioError) in
+            try correction.loudness(gainDB: gainDB, every: every)
+        }
+    }
+
+    /// The gain (from `startDB`) that brings the limited mix to `target`: `measure` gives the
+    /// limited loudness at a gain (dB) and whether it is exact (`every` > 1 asks for an estimate).
+    ///
+    /// The limited loudness grows more slowly than the gain (the limiter takes back part of
+    /// it), so the gain is corrected by the secant through the last two tries rather than by
+    /// the plain error. Exact tries on either side of the target bracket it: a correction
+    /// that would leave the bracket bisects it instead, so the search closes in on any target
+    /// the limiter can reach. A target is given up only when the loudness, below it, rose by
+    /// less than 0.02 LU per dB over at least ``saturationSpan`` of gain: the limiter is
+    /// saturated (more gain only squares the wave off), and the plan's loudness, the highest
+    /// measured, is what the caller reports as the most this mix reaches.
+    static func search(
+        target: Double, from startDB: Double, ceiling limiterCeiling: Double,
+        measure: (Double, Int) throws(AudioError) -> (loudness: Double, remeasured: Int64, exact: Bool)
+    ) throws(AudioError) -> LoudnessPlan {
+        var gainDB = startDB
         var previous: (gain: Double, loudness: Double, exact: Bool)?
         // the slope the estimates found: the first exact try's correction follows it
         var estimatedSlope: Double?
         var best: LoudnessPlan?
         var remeasured: Int64 = 0
+        // exact tries: the highest gain that fell short of the target, the lowest that passed it
+        var below: Double?
+        var above: Double?
         // the search runs on estimates from every 4th stretch until they agree with the
         // target, then on exact tries; the plan keeps exact tries only
         var estimates = 0
         for _ in 0..<maximumTries {
             let gain = Float(Gain.linear(dB: gainDB))
             let applied = Gain.decibels(linear: Double(gain))
-            let (reached, frames, exact) = try correction.loudness(gainDB: applied, every: estimates < maximumEstimates ? 4 : 1)
+            let (reached, frames, exact) = try measure(applied, estimates < maximumEstimates ? 4 : 1)
             remeasured += frames
+            let error = target - reached
             if exact {
                 // the plan keeps a gain that was measured: the encode pass renders exactly this signal
                 let tried = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
-                if best.map({ abs(target - reached) < abs(target - $0.loudness) }) ?? true { best = tried }
+                if best.map({ abs(error) < abs(target - $0.loudness) }) ?? true { best = tried }
+                if abs(error) < searchTolerance || !reached.isFinite { break }
+                if error > 0 {
+                    below = max(below ?? applied, applied)
+                } else {
+                    above = min(above ?? applied, applied)
+                }
             } else {
                 estimates += 1
             }
-            let error = target - reached
-            if exact && (abs(error) < searchTolerance || !reached.isFinite) { break }
             var slope = estimatedSlope ?? 1
+            var flat = false
             if let previous, previous.exact == exact, applied != previous.gain {
                 let rise = (reached - previous.loudness) / (applied - previous.gain)
-                // the limiter is saturated: more gain only squares the wave off, the level stays
-                // (the caller reports a target this mix cannot reach under its ceiling)
-                if exact, error > 0, rise < 0.02 { break }
+                if exact, error > 0, rise < 0.02 {
+                    // nearly flat below the target: saturated if it stays so over a wide span of gain
+                    if abs(applied - previous.gain) >= saturationSpan && above == nil { break }
+                    flat = true
+                }
                 slope = min(1, max(0.05, rise))
                 if !exact { estimatedSlope = slope }
             }
@@ -115,14 +148,19 @@ struct LoudnessPlan {
             // exact try is made at its gain)
             if !exact && abs(error) < estimateReach { estimates = maximumEstimates }
             if !exact && abs(error) < searchTolerance { continue }
-            if reached.isFinite { gainDB = applied + min(24, error / slope) }
+            guard reached.isFinite else { continue }
+            var next = applied + min(24, error / slope)
+            // a flat stretch is checked over a whole span: the next try goes that far above the highest short one
+            if flat, let below { next = max(next, below + saturationSpan) }
+            if exact, let below, let above, !(below < next && next < above) { next = (below + above) / 2 }
+            gainDB = next
         }
         var plan: LoudnessPlan
         if let best {
             plan = best
         } else {
             let gain = Float(Gain.linear(dB: gainDB))
-            let (reached, frames, _) = try correction.loudness(gainDB: Gain.decibels(linear: Double(gain)))
+            let (reached, frames, _) = try measure(Gain.decibels(linear: Double(gain)), 1)
             remeasured += frames
             plan = LoudnessPlan(gain: gain, limiterCeiling: limiterCeiling, loudness: reached, truePeak: nil)
         }

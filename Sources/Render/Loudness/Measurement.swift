@@ -27,10 +27,13 @@ struct Measurement {
     var hopPeaks: [Float]
 
     /// Measures `sources`' mix, on two threads when `threads` > 1.
-    static func run(_ sources: TrackSources, sampleRate: Int, channels: Int, threads: Int) throws(AudioError) -> Measurement {
+    static func run(
+        _ sources: TrackSources, sampleRate: Int, channels: Int, threads: Int, vorbisOrder: Bool = false
+    ) throws(AudioError) -> Measurement {
         StageClock.shared.countPass()
         return try run(
-            totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: sources.canStartAnywhere
+            totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: sources.canStartAnywhere,
+            vorbisOrder: vorbisOrder
         ) { (span, meter) throws(AudioError) in
             var mix = try sources.makeMix(from: span.start, to: span.end)
             try Driver.run(&mix, channels: channels, into: [meter])
@@ -41,13 +44,15 @@ struct Measurement {
     /// span's meter (a mix rendered, or an encoding decoded), on two threads when `threads` > 1
     /// and the track can be split.
     static func run(
-        totalFrames total: Int64, sampleRate: Int, channels: Int, threads: Int, canSplit: Bool,
+        totalFrames total: Int64, sampleRate: Int, channels: Int, threads: Int, canSplit: Bool, vorbisOrder: Bool = false,
         feed: (Span, SpanMeter) throws(AudioError) -> Void
     ) throws(AudioError) -> Measurement {
         let hop = hopFrames(sampleRate: sampleRate)
         let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: canSplit)
         var meters: [SpanMeter] = []
-        for span in spans { meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate)) }
+        for span in spans {
+            meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder))
+        }
         // each span owns its meter
         try Parallel.run(spans.count, threads: threads) { (k) throws(AudioError) in try feed(spans[k], meters[k]) }
         var peak: Float = 0
@@ -137,12 +142,12 @@ final class SpanMeter: Sink {
     /// (hop, true-peak bound) of the hops this span detects.
     private(set) var hopPeaks: [(Int, Float)] = []
 
-    init(_ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int) throws(AudioError) {
+    init(_ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false) throws(AudioError) {
         self.span = span
         self.hop = hop
         self.channels = channels
         self.position = span.start
-        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false, vorbisOrder: vorbisOrder)
         peakMeter = TruePeakMeter(channels: channels)
         energies.reserveCapacity(Int(Int64(span.loudness.count) / hop) + 1)
         hopPeaks.reserveCapacity(Int(Int64(span.peaks.count) / hop) + 2)

@@ -2,15 +2,15 @@ import AudioCore
 import AudioIO
 import DSP
 
-/// Measures what is encoded: the true peak (4× oversampled) and, when asked, the
+/// Measures what is encoded: the true peak (8× oversampled) and, when asked, the
 /// integrated loudness (libebur128). A plain-gain plan needs neither (pass 1 shifted
 /// is exact); a limited one needs the true peak; `loudness: off` needs both.
 final class MeterSink: Sink {
     private let loudnessMeter: LoudnessMeter?
     private let peakMeter: TruePeakMeter
 
-    init(channels: Int, sampleRate: Int, loudness: Bool) throws(AudioError) {
-        loudnessMeter = loudness ? try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false) : nil
+    init(channels: Int, sampleRate: Int, loudness: Bool, vorbisOrder: Bool = false) throws(AudioError) {
+        loudnessMeter = loudness ? try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false, vorbisOrder: vorbisOrder) : nil
         peakMeter = TruePeakMeter(channels: channels)
     }
 
