@@ -107,12 +107,23 @@ public final class AtomicOutputFile {
 
     /// Writes all of `bytes` at the current offset (for text outputs like the cue sheet).
     public func write(_ bytes: [UInt8]) throws(AudioError) {
+        try Self.writeAll(bytes, to: fileDescriptor, path: path)
+    }
+
+    /// `writeAll` of an array's bytes.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(AudioError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(AudioError) in try writeAll(raw, to: fd, path: path) } }.get()
+    }
+
+    /// Writes all of `bytes` to `fd` at its offset, going on after `EINTR` and short writes; a failure is
+    /// `writeError`'s (no room: `cannotCreate`, else `ioError`), naming `path`.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws(AudioError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress?.advanced(by: offset), bytes.count - offset) }
+            let n = Glibc.write(fd, bytes.baseAddress?.advanced(by: offset), bytes.count - offset)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Self.writeError(path: path, operation: "write", errno)
+                throw writeError(path: path, operation: "write", errno)
             }
             offset += n
         }

@@ -63,20 +63,10 @@ public final class MP3Writer {
     }
 
     private func writeAll(_ bytes: some Collection<UInt8>) throws(AudioError) {
-        let array = Array(bytes)
-        var done = 0
-        while done < array.count {
-            let n = array.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress.map { $0 + done }, array.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("write", errno)
-            }
-            done += n
-        }
+        try AtomicOutputFile.writeAll(Array(bytes), to: fileDescriptor, path: path)
     }
 
     private func failure(_ operation: String, _ code: Int32) -> AudioError {
-        if AtomicOutputFile.meansNoRoom(code) { return AtomicOutputFile.writeError(path: path, operation: operation, code) }
-        return AudioError(file: path, operation: operation, reason: String(cString: strerror(code)), kind: .ioError)
+        AtomicOutputFile.writeError(path: path, operation: operation, code)
     }
 }

@@ -201,19 +201,10 @@ public final class OggOpusWriter {
 
     fileprivate func writeAll(_ bytes: UnsafeMutablePointer<UInt8>?, _ count: Int) throws(AudioError) {
         guard let bytes else { return }
-        var done = 0
-        while done < count {
-            let n = Glibc.write(fileDescriptor, bytes + done, count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("write", errno)
-            }
-            done += n
-        }
+        try AtomicOutputFile.writeAll(UnsafeRawBufferPointer(start: bytes, count: count), to: fileDescriptor, path: path)
     }
 
     fileprivate func failure(_ operation: String, _ code: Int32) -> AudioError {
-        if AtomicOutputFile.meansNoRoom(code) { return AtomicOutputFile.writeError(path: path, operation: operation, code) }
-        return AudioError(file: path, operation: operation, reason: String(cString: strerror(code)), kind: .ioError)
+        AtomicOutputFile.writeError(path: path, operation: operation, code)
     }
 }

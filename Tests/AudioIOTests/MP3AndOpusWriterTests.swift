@@ -15,14 +15,7 @@ import Testing
 @Suite struct MP3AndOpusWriterTests {
     static let rate = 48_000
 
-    static let python: String? = {
-        var candidates = ["/usr/bin/python3"]
-        if let onPath = which("python3") { candidates.append(onPath) }
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            if let result = try? run(candidate, ["-c", "import mutagen"]), result.status == 0 { return candidate }
-        }
-        return nil
-    }()
+    static let python = mutagenPython
 
     /// `frames` of a stereo sine, written by `make` to a new file in `folder`.
     static func encode(_ folder: TempFolder, _ name: String, frames: Int, make: (Int32, String) throws -> (Write, Finish)) throws -> String {

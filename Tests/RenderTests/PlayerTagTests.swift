@@ -9,15 +9,7 @@ struct PlayerTagTests {
     static let tools = ["ffprobe", "ffmpeg", "mp3val", "opusinfo"].allSatisfy { which($0) != nil }
     static let toolsMissing: Comment = "needs ffprobe, ffmpeg, mp3val and opusinfo (scripts/setup.sh installs them)"
 
-    /// A python3 that imports mutagen: Debian's (python3-mutagen), or the first on PATH.
-    static let python: String? = {
-        var candidates = ["/usr/bin/python3"]
-        if let onPath = which("python3") { candidates.append(onPath) }
-        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
-            if let result = try? run(candidate, ["-c", "import mutagen"]), result.status == 0 { return candidate }
-        }
-        return nil
-    }()
+    static let python = mutagenPython
 
     static func recipe(title: String) -> String {
         """

@@ -78,6 +78,17 @@ public func which(_ name: String) -> String? {
     return nil
 }
 
+/// A python3 that imports mutagen (the tag reader of Picard and many players): Debian's
+/// `/usr/bin/python3` with python3-mutagen (scripts/setup.sh), or the first on PATH; nil without one.
+public let mutagenPython: String? = {
+    var candidates = ["/usr/bin/python3"]
+    if let onPath = which("python3") { candidates.append(onPath) }
+    for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate) {
+        if let result = try? run(candidate, ["-c", "import mutagen"]), result.status == 0 { return candidate }
+    }
+    return nil
+}()
+
 /// The repository's root folder (this file is Tests/TestKit/TestKit.swift).
 public let repositoryRoot: String = {
     var url = URL(fileURLWithPath: #filePath)
