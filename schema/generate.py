@@ -1012,6 +1012,17 @@ recipe = {
                     },
                 },
                 {
+                    "if": {"required": ["format", "channels"], "properties": {"format": {"const": "m4a"}}},
+                    "then": {
+                        "properties": {
+                            "channels": {
+                                "description": "AAC (m4a) takes 1 to 6 or 8 channels: 7 have no AAC channel configuration (RecipeLimits.aacChannelCounts).",
+                                "enum": [1, 2, 3, 4, 5, 6, 8],
+                            }
+                        }
+                    },
+                },
+                {
                     "if": {"required": ["format", "bitrate"], "properties": {"format": {"enum": ["wav", "flac", "caf", "alac"]}}},
                     "then": {"properties": {"bitrate": {"description": "Lossless formats have no bit rate.", "not": {}}}},
                 },

@@ -210,20 +210,28 @@ public enum RecipeLimits {
     /// The channel counts `format: alac` (Apple Lossless in MP4) takes: 1, 2, 4, 5 and 6. libavcodec's
     /// ALAC encoder opens only the layouts ALAC defines, and 3, 7 and 8 channels are written in another
     /// one (2.1, 6.1, 7.1), so `avcodec_open2` refuses them (`ChannelCountTests` renders each count).
-    /// AAC (m4a) and the other formats take 1 to 8.
     public static let alacChannelCounts = [1, 2, 4, 5, 6]
+    /// The channel counts `format: m4a` (AAC) takes: those of an AAC channel configuration (1 to 6, and 8
+    /// for 7.1). Seven channels have none: libavcodec encodes them, but ffprobe reads an unknown layout
+    /// and ffmpeg's loudness meter refuses the stream, so a player cannot be trusted to place them.
+    public static let aacChannelCounts = [1, 2, 3, 4, 5, 6, 8]
 
     /// The only channel counts `format` can be written with, for a format that takes fewer than `channelCounts`.
     public static func fixedChannelCounts(of format: AudioFormat) -> [Int]? {
-        format == .alac ? alacChannelCounts : nil
+        switch format {
+        case .alac: alacChannelCounts
+        case .m4a: aacChannelCounts
+        default: nil
+        }
     }
 
     /// Why `format` cannot be written with `channels` channels: the counts it takes, the nearest first, and what else would do.
     public static func channelCountMessage(_ channels: Int, format: AudioFormat) -> String? {
         guard let counts = fixedChannelCounts(of: format), !counts.contains(channels) else { return nil }
         let nearest = counts.min { abs($0 - channels) < abs($1 - channels) || (abs($0 - channels) == abs($1 - channels) && $0 > $1) } ?? counts[0]
-        return "output.channels: Apple Lossless (format alac) cannot be written with \(channels) channels; it takes "
-            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)? Or use format: flac or m4a, "
-            + "which take 1 to 8)"
+        let name = format == .alac ? "Apple Lossless (format alac)" : "AAC (format m4a)"
+        let why = format == .alac ? "" : "; 7 channels have no AAC channel configuration"
+        return "output.channels: \(name) cannot be written with \(channels) channels; it takes "
+            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)?\(why); or use format: flac, which takes 1 to 8)"
     }
 }

@@ -25,15 +25,19 @@ struct ChannelCountTests {
                 #expect(checked.status == 0, "\(format) × \(channels): \(checked)")
                 #expect(rendered.status == 0, "\(format) × \(channels): \(rendered)")
                 if let ffprobe = which("ffprobe"), rendered.status == 0 {
-                    let probed = try run(ffprobe, ["-v", "error", "-show_entries", "stream=channels", "-of", "csv=p=0", output])
-                    #expect(probed.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(channels)", "\(format) × \(channels): \(probed)")
+                    // the count, in a layout the reader knows (a player must know where each channel goes)
+                    let probed = try run(ffprobe, ["-v", "error", "-show_entries", "stream=channels,channel_layout", "-of", "csv=p=0", output])
+                    let fields = probed.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map(String.init)
+                    #expect(fields.first == "\(channels)", "\(format) × \(channels): \(probed)")
+                    #expect(fields.count == 2 && !["", "unknown"].contains(fields[1]), "\(format) × \(channels): layout \(probed)")
                 }
             } else {
                 for result in [checked, rendered] {
                     #expect(result.status == 65, "\(format) × \(channels): \(result)")
                     #expect(
                         result.stderr.contains("c\(channels).yml:5:") && result.stderr.contains("output.channels")
-                            && result.stderr.contains("it takes 1, 2, 4, 5, 6"),
+                            && result.stderr.contains(
+                                "it takes \(RecipeLimits.fixedChannelCounts(of: audioFormat)?.map(String.init).joined(separator: ", ") ?? "")"),
                         "\(format) × \(channels): \(result.stderr)")
                 }
                 #expect(!FileManager.default.fileExists(atPath: output))
