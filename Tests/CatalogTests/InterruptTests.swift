@@ -122,7 +122,7 @@ struct InterruptTests {
         let tracks = (1...12).map { index in
             TrackSpec(
                 path: "short/t\(index).yml", id: "t\(index)", writesID: true, title: "T\(index)", category: "Short", premium: false,
-                sortOrder: index, duration: "2", phase: "0.5", bed: .synth("drone 110 Hz"), sampleRate: 16000, channels: 1, format: "flac",
+                sortOrder: index, duration: "8", phase: "0.5", bed: .synth("drone 110 Hz"), sampleRate: 16000, channels: 1, format: "flac",
                 inhaleHz: 400 + 10 * index)
         }
         let catalog = try TestCatalog(tracks, label: "cat-term")
@@ -132,7 +132,13 @@ struct InterruptTests {
         let render = try #require(siblingRender ?? renderExecutable, "no render binary")
         let first = try run(render, [catalog.recipes, "-o", dist, "-j", "2", "-q"], in: catalog.root, environment: environment)
         try #require(first.status == 0, "\(first)")
-        let whole = first.seconds
+        // the moments are spread over a re-render like the rounds' (warm caches, every file replaced),
+        // which takes less than the first render
+        for track in tracks { unlink(dist + "/" + track.cuesName) }
+        unlink(dist + "/catalog.json")
+        let again = try run(render, [catalog.recipes, "-o", dist, "-j", "2", "-q"], in: catalog.root, environment: environment)
+        try #require(again.status == 0, "\(again)")
+        let whole = again.seconds
         var interrupted = 0
         for round in 0..<24 {
             // every file exists, so every commit replaces one; a cue sheet rewritten forces the re-render
