@@ -127,9 +127,10 @@ struct DraftVoiceEndToEndTests {
             siblingRender!, [recipe, "-o", folder.file("out/fds.flac")],
             environment: ["CADENCE_TEST_SPEECH_FAULT": "hang", "CADENCE_TEST_SPEECH_TIME_LIMIT_MS": "30000"])
         defer { kill(render.pid, SIGKILL) }
-        // the worker: a child of render's (the short-lived worker that lists espeak-ng's voices
-        // comes first), read once it has been alive 10 ms, long after it isolated itself
-        var seen: Set<String> = []
+        // the worker: a child of render's that has been alive for 1 s, long after it isolated itself
+        // (the short-lived worker that lists espeak-ng's voices comes first, and opens the voice
+        // folders itself: under ASan it lives for tens of milliseconds)
+        var seen: [String: Date] = [:]
         var targets: [String: String] = [:]
         var parentFDs: [String] = []
         for _ in 0..<3000 where targets.isEmpty && render.isRunning {
@@ -138,13 +139,13 @@ struct DraftVoiceEndToEndTests {
                 ((try? String(contentsOfFile: "/proc/\(render.pid)/task/\(task)/children", encoding: .utf8)) ?? "").split(separator: " ")
                     .map(String.init)
             }
-            for pid in children where seen.contains(pid) && targets.isEmpty {
+            for pid in children where (seen[pid].map { Date().timeIntervalSince($0) >= 1 } ?? false) && targets.isEmpty {
                 parentFDs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(render.pid)/fd")) ?? []
                 for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
                     targets[fd] = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?"
                 }
             }
-            seen.formUnion(children)
+            for pid in children where seen[pid] == nil { seen[pid] = Date() }
             if targets.isEmpty { usleep(10_000) }
         }
         try #require(!targets.isEmpty, "no worker seen")
