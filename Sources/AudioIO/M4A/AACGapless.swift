@@ -51,7 +51,7 @@ enum AACGapless {
     /// Rewrites the finished M4A on `fd` as the type says, for an AAC track of `frames` frames
     /// (its `mdhd` duration, whole packets, and edit list media time, the delay, are read from the file).
     static func apply(fileDescriptor fd: Int32, path: String, frames: Int64) throws(AudioError) {
-        var file = try Boxes(fd: fd, path: path)
+        let file = try Boxes(fd: fd, path: path)
         guard let moov = file.top.first(where: { $0.type == "moov" }) else { throw file.malformed("no moov box") }
         let inMoov = try file.children(moov)
         guard let mvhd = inMoov.first(where: { $0.type == "mvhd" }) else { throw file.malformed("no mvhd box") }

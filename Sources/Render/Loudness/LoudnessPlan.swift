@@ -69,7 +69,7 @@ struct LoudnessPlan {
             // digital silence: there is no level to bring to the target (the caller reports it)
             return LoudnessPlan(gain: 1, limiterCeiling: nil, loudness: loudness, truePeak: measured.truePeak)
         }
-        var gainDB = target - loudness
+        let gainDB = target - loudness
         let limiterCeiling = ceiling - margin
         guard measured.truePeak + gainDB > limiterCeiling else {
             // BS.1770 loudness and true peak scale exactly with a constant gain (the gates are relative)
