@@ -103,16 +103,20 @@ let package = Package(
 
         /// The tests' shared helpers: temporary folders, processes, tool lookup, the repository root, SplitMix64,
         /// sound fixtures (written through AudioIO), exact decimal time and cue sheets read back (CadenceCues).
-        .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues"], path: "Tests/TestKit"),
+        .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues", "CSndfile"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
         .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128", "TestKit"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
+        /// In process: the render core (sources, passes, loudness, formats) called as a library.
         .testTarget(
             name: "RenderTests",
-            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
-        .testTarget(name: "RenderCommandTests", dependencies: ["RenderCommand", "AudioCore", "Recipe"]),
+            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
+        /// The command line: options in process, and the `render` binary's statuses, messages and files.
+        .testTarget(
+            name: "RenderCommandTests",
+            dependencies: ["TestKit", "RenderCommand", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
@@ -120,6 +124,9 @@ let package = Package(
         .testTarget(
             name: "CatalogTests",
             dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
+        /// End to end: the golden files, the docs' recipe blocks and the starter catalog.
+        .testTarget(
+            name: "EndToEndTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
         /// Package.swift against the code: every file's imports are declared dependencies of its target.
         .testTarget(name: "PackageTests", dependencies: ["TestKit"]),
     ]

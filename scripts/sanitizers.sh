@@ -43,7 +43,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 export TSAN_OPTIONS="halt_on_error=1:exitcode=86"
 export SWIFT_BACKTRACE="enable=no"
 
-address_skip='DocsRecipesTests.check|DocsRecipesTests.render|FaultTests.killSingle|FaultTests.killCatalog|GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|RenderTests.CatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered|AACPartsTests|MergeRefusalTests|ConcurrentOutputTests'
+address_skip='DocsRecipesTests.check|DocsRecipesTests.render|FaultTests.killSingle|FaultTests.killCatalog|GoldenTests|HostileInputTests.loudnessTarget|InterruptTests|PreviewCheckTimeoutTests|ScanEndToEndTests|BadInputCommandLineTests|StarterCatalogTests|BundleBudgetTests|CodecProbeTests|BitrateTests.rate|BitrateTests.ordered|AACPartsTests|MergeRefusalTests|ConcurrentOutputTests'
 
 ubsan_runtime() {
   local lib

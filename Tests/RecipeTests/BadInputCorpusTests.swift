@@ -7,7 +7,7 @@ import Testing
 @testable import Recipe
 
 // The bad-input corpus (TestKit's BadInputCorpus reads Tests/RecipeTests/BadInput and
-// its expected.tsv): here every case is parsed in-process, timed and measured; RenderTests/BadInputCommandLineTests.swift runs the same corpus
+// its expected.tsv): here every case is parsed in-process, timed and measured; RenderCommandTests/BadInputCommandLineTests.swift runs the same corpus
 // through the `render` binary (exit statuses, `render --check`, links on disk).
 
 extension BadInputCorpus {
@@ -84,7 +84,7 @@ struct BadInputCorpusTests {
         switch corpusCase.stage {
         case .timeline, .render:
             // Only the timeline (a phase shorter than a frame) or the disk (a link pointing out, a
-            // missing file) can tell: the text is a good recipe. RenderTests checks the error.
+            // missing file) can tell: the text is a good recipe. RenderCommandTests checks the error.
             #expect(found.isEmpty, "expected to load, got:\n\(DiagnosticList(found))")
         case .recipe:
             #expect(!found.isEmpty, "accepted")

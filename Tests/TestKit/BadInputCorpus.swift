@@ -2,7 +2,7 @@ import Foundation
 
 /// The bad-input corpus: `Tests/RecipeTests/BadInput` holds one malformed recipe per file, and
 /// its `expected.tsv` says, for each, where the error is reported and which words the message
-/// holds. RecipeTests parses every case in-process (timed and measured); RenderTests runs them
+/// holds. RecipeTests parses every case in-process (timed and measured); RenderCommandTests runs them
 /// through the `render` binary. Both read the corpus here.
 public enum BadInputCorpus {
     /// One row of `expected.tsv`.

@@ -3,7 +3,7 @@ import CadenceCues
 import Foundation
 
 // Exact decimal time, reading files back, and the `render` binary: what the end-to-end
-// targets (RenderTests, CatalogTests) share beyond folders and processes.
+// targets (RenderTests, RenderCommandTests, EndToEndTests, CatalogTests) share beyond folders and processes.
 
 // MARK: - Exact decimal time (independent of the renderer's ExactSeconds)
 

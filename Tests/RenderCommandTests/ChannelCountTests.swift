@@ -1,5 +1,6 @@
 import Foundation
 import Recipe
+import TestKit
 import Testing
 
 /// Issue 30 item 7: every channel count a recipe accepts for a format renders through its real

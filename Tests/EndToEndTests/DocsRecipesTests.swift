@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 // docs/recipes.md, the recipe reference, kept true: every marked recipe block of the page

@@ -2,6 +2,7 @@ import AudioIO
 import CSndfile
 import CadenceCues
 import Foundation
+import TestKit
 import Testing
 
 // Corrupt media (issue 6): beds and cue files that are cut short, have garbage

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 // The bad-input corpus (Tests/RecipeTests/BadInput, described in its expected.tsv)

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// Issue 30 item 17: a missing asset gets the near miss the folder holds, as a misspelt key does,

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// Issue 30 item 8: `render --check` refuses what the render refuses, without decoding audio. All

@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 /// Where a command-line case runs: its folder, a good recipe, the recipe the case writes, the

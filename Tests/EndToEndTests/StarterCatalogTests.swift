@@ -3,16 +3,13 @@ import CadenceCues
 import Foundation
 import Recipe
 import Render
+import TestKit
 import Testing
 import Timeline
 
-/// The package's own recipes/ and assets/ folders (from this file's path: Tests/RenderTests/ → root).
-enum Catalog {
-    static let root: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+/// The package's own recipes/ and assets/ folders.
+enum StarterCatalog {
+    static let root = repositoryRoot
 
     static var recipesFolder: String { root + "/recipes" }
 
@@ -36,13 +33,13 @@ enum Catalog {
 }
 
 @Suite("The starter catalog")
-struct CatalogTests {
+struct StarterCatalogTests {
     @Test(
         "every recipe under recipes/ parses, lays out and finds its assets",
-        .enabled(if: !Catalog.recipes.isEmpty, "no recipes under recipes/ yet"))
+        .enabled(if: !StarterCatalog.recipes.isEmpty, "no recipes under recipes/ yet"))
     func validate() throws {
-        for relative in Catalog.recipes {
-            let path = Catalog.root + "/" + relative
+        for relative in StarterCatalog.recipes {
+            let path = StarterCatalog.root + "/" + relative
             let data = try bytes(path)
             let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             let recipe: Recipe
@@ -85,17 +82,18 @@ struct CatalogTests {
 
     @Test(
         "every recipe under recipes/ renders (CADENCE_FULL_CATALOG=1)",
-        .enabled(if: Catalog.full && !Catalog.recipes.isEmpty, "set CADENCE_FULL_CATALOG=1 to render the catalog"),
+        .enabled(if: StarterCatalog.full && !StarterCatalog.recipes.isEmpty, "set CADENCE_FULL_CATALOG=1 to render the catalog"),
         .serialized,  // one long track at a time: steady progress, bounded memory
-        arguments: Catalog.toRender)
+        arguments: StarterCatalog.toRender)
     func render(_ relative: String) throws {
         let folder = try TempFolder("catalog")
-        let path = Catalog.root + "/" + relative
+        let path = StarterCatalog.root + "/" + relative
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         // the file type the recipe asks for (output.format), FLAC otherwise
         let recipe = try RecipeLoader.parse(try bytes(path), file: relative, defaultID: name)
         let output = folder.file("\(recipe.id).\(recipe.output.format?.fileExtension ?? "flac")")
-        let (track, sheet) = try renderInProcess(path, to: output)
+        let track = try TrackRenderer().render(recipePath: path, outputPath: output, assets: nil)
+        let sheet = try readCueSheet(track.cueSheetPath)
         let audio = try readAudio(output)
         #expect(Int64(audio.frames) == track.frames)
         #expect(sheet.audio.frames == track.frames)
