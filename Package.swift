@@ -105,14 +105,14 @@ let package = Package(
         /// sound fixtures (written through AudioIO), exact decimal time and cue sheets read back (CadenceCues).
         .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "AudioCore", "RenderCommand"], exclude: ["BadInput"]),
+        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "AudioCore"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128", "TestKit"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         .testTarget(
             name: "RenderTests",
             dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
-        .testTarget(name: "RenderCommandTests", dependencies: ["RenderCommand", "AudioCore", "Recipe"]),
+        .testTarget(name: "RenderCommandTests", dependencies: ["RenderCommand", "AudioCore", "Recipe", "TestKit"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),

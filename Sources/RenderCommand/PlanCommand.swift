@@ -10,7 +10,7 @@ import Timeline
 /// output's frames, format and expected size. It checks what `--check` checks, with its exit codes.
 enum PlanCommand {
     static func plan(inputs: [String], options: Options) -> FailureKind? {
-        guard let plan = CatalogCommand.checkedPlan(inputs: inputs, options: options) else { return .noInput }
+        guard let plan = CatalogCommand.checkedSurvey(inputs: inputs, options: options)?.plan else { return .noInput }
         // one recipe file: the output goes where `render RECIPE [-o FILE]` would put it; a folder: into the bundle
         var isFolder: ObjCBool = false
         let single = inputs.count == 1 && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && isFolder.boolValue)
@@ -41,7 +41,8 @@ enum PlanCommand {
         }
         failures.sort { $0.file < $1.file }
         print(text, terminator: "")
-        let failure = CatalogCommand.failure(scan: plan.scanProblems, recipes: CatalogCommand.report(failures))
+        CatalogCommand.report(failures)
+        let failure = CatalogJob.failure(scan: plan.scanProblems, failed: failures)
         if !options.quiet {
             let failed = Set(failures.map(\.file))
             let goodTracks = plan.tracks.filter { !failed.contains($0.recipe.file) }
