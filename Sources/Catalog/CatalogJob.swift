@@ -4,6 +4,7 @@ import Foundation
 import Recipe
 import Render
 import Sidecars
+import Timeline
 
 /// A folder of recipes → a catalog (`render RECIPES/ -o DIST/`), or its check (`--check`).
 ///
@@ -182,5 +183,62 @@ extension Manifest {
                 + "(\(budget) bytes) by \(ByteSize.format(over)); largest bundled: \(largest). Mark long tracks "
                 + "'delivery: on-demand', or lower their output.bitrate",
             file: (folder as NSString).appendingPathComponent(Manifest.fileName), kind: .data)
+    }
+}
+
+extension CatalogJob {
+    /// A plan's tracks laid out (`render --plan`): each good track's timeline and output, and
+    /// every recipe that failed (at the check or at the layout), by file.
+    public struct Layout: Sendable {
+        /// The tracks, in the survey's order: recipe, frames, and the output as it would be written.
+        public var tracks: [(recipe: Recipe, timeline: Timeline, output: OutputSummary)] = []
+        public var failed: [(file: String, diagnostics: [Diagnostic])] = []
+        /// The recipes with a good track, and their tracks.
+        public var goodRecipes = 0
+        public var goodTracks = 0
+        public var recipes = 0
+        /// The failure the plan ends with; nil when it succeeded.
+        public var failure: FailureKind?
+    }
+
+    /// Lays out a check's survey (`survey(checkOnly: true)`) without rendering. `singleOutput`:
+    /// one recipe file whose output goes where its render would put it (that path, a variant's
+    /// beside it; nil: `<id>.<format>` here); without, each track goes into the bundle folder.
+    public func layout(_ survey: Survey, single: Bool, singleOutput: String?) -> Layout {
+        let plan = survey.plan
+        var layout = Layout()
+        var failures = plan.failures
+        for track in plan.tracks {
+            let path: String?
+            if single {
+                path = singleOutput.map { path in
+                    track.recipe.variantOf.map { Recipe.variantPath(path, baseID: $0, variantID: track.recipe.id) } ?? path
+                }
+            } else {
+                path = (output as NSString).appendingPathComponent(track.audioFile)
+            }
+            do throws(DiagnosticList) {
+                let timeline = try Timeline(recipe: track.recipe)
+                let summary = try TrackRenderer.outputSummary(recipe: track.recipe, outputPath: path, timeline: timeline)
+                layout.tracks.append((track.recipe, timeline, summary))
+            } catch {
+                // a recipe's variants fail under its file once
+                let named = track.recipe.naming(error.diagnostics)
+                if let i = failures.firstIndex(where: { $0.file == track.recipe.file }) {
+                    failures[i].diagnostics += named
+                } else {
+                    failures.append((track.recipe.file, named))
+                }
+            }
+        }
+        failures.sort { $0.file < $1.file }
+        layout.failed = failures
+        layout.failure = Self.failure(scan: plan.scanProblems, failed: failures)
+        let failed = Set(failures.map(\.file))
+        let goodTracks = plan.tracks.filter { !failed.contains($0.recipe.file) }
+        layout.goodTracks = goodTracks.count
+        layout.goodRecipes = Set(goodTracks.map(\.recipe.file)).count
+        layout.recipes = plan.recipeCount
+        return layout
     }
 }
