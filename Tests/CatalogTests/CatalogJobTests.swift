@@ -1,5 +1,6 @@
 import AudioCore
 import Catalog
+import TestKit
 import Testing
 
 /// Which failure a catalog run ends with (its exit status): no input beats the rest, else the highest
@@ -43,5 +44,47 @@ import Testing
 
     @Test func noFailureIsNoKind() {
         #expect(CatalogJob.failure(scan: [], failed: []) == nil)
+    }
+}
+
+/// `CatalogJob.survey`: what a catalog's check found, before anything renders, as data.
+@Suite struct CatalogSurveyTests {
+    /// Two variants sharing one draft prompt (the recipe's warning, and its error when drafts are refused).
+    static let recipe = """
+        id: calm
+        variants: { duration: [5s, 9s] }
+        pattern:
+          name: Even
+          phases: [{ inhale: 1s }, { exhale: 1s }]
+        voice:
+          prompts:
+            - { at: 1s, text: "Breathe in" }
+        output: { format: wav, loudness: off }
+        """
+
+    @Test("a recipe's variants share its warnings, each reported once; refusing drafts turns the draft's warning into one refusal")
+    func warningsAndDrafts() throws {
+        let folder = try TempFolder("catalog-survey")
+        _ = try folder.write(Self.recipe, to: "recipes/calm.yml")
+        let job = CatalogJob(inputs: [folder.file("recipes")], output: folder.file("dist"))
+        let survey = job.survey(checkOnly: true)
+        #expect(survey.plan.tracks.count == 2 && !survey.foundNothing, "\(survey.plan.failures)")
+        #expect(survey.warnings.count == 1 && survey.warnings.first?.setting?.words == .draftsCanBeRefused, "\(survey.warnings)")
+        #expect(survey.draftsRefused.isEmpty && !survey.keepsEveryTrack)
+
+        var refusing = job
+        refusing.refusingDrafts = true
+        let refused = refusing.survey(checkOnly: true)
+        #expect(refused.warnings.isEmpty, "\(refused.warnings)")
+        #expect(refused.draftsRefused.count == 1 && refused.draftRecipeFiles == 1)
+        #expect(refused.draftsRefused.first?.setting?.words == .refusingDrafts)
+        #expect(job.check(survey).failure == nil && job.check(survey).goodTracks == 2 && job.check(survey).warned == 1)
+    }
+
+    @Test("a folder without recipes is found empty")
+    func nothing() throws {
+        let folder = try TempFolder("catalog-survey-empty")
+        _ = try folder.folder("recipes")
+        #expect(CatalogJob(inputs: [folder.file("recipes")], output: folder.file("dist")).survey(checkOnly: true).foundNothing)
     }
 }
