@@ -20,6 +20,9 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public enum FailureKind: Sendable, Comparable, CaseIterable {
     /// The command line is wrong.
     case usage
+    /// A setting the job was given is wrong: an output path render cannot write, a folder given
+    /// twice. The command line reports it as it reports its own mistakes (a usage error).
+    case setting
     /// The recipe or an asset's content is wrong.
     case data
     /// A recipe or asset file is missing or unreadable.
@@ -56,6 +59,10 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// True for a warning: something the author likely did not mean, that does not stop the render.
     public var isWarning = false
+
+    /// The setting of the job the message names, in words (`SettingWords`), if any: a front end
+    /// prints it its own way (`message(spelling:)`).
+    public var setting: SettingMention?
 
     /// The same message as a warning.
     public func asWarning() -> Diagnostic {

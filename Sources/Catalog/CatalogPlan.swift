@@ -49,7 +49,7 @@ public struct CatalogPlan: Sendable {
         var loaded: [(file: String, recipe: Recipe)] = []
         for file in scan.files {
             do {
-                var recipe = try TrackRenderer.load(recipePath: file)
+                var recipe = try RecipeLoader.load(path: file)
                 if let format { recipe.deliver(as: format) }
                 // a recipe with variants makes a track per length
                 for variant in recipe.variants() { loaded.append((file, variant)) }
@@ -126,43 +126,12 @@ public struct CatalogPlan: Sendable {
                 merged.append(failure)
             }
         }
-        for (file, failures) in variantFailures { merged.append((file, Self.variantDiagnostics(failures))) }
+        for (file, failures) in variantFailures { merged.append((file, VariantDiagnostics.merged(failures))) }
         plan.failures = merged.sorted { $0.file < $1.file }
         // and none of them renders: a recipe is fixed and rendered as a whole
         let failed = Set(merged.map(\.file))
         plan.tracks.removeAll { failed.contains($0.recipe.file) }
         return plan
-    }
-
-    /// A recipe's variants' problems as one list: a problem every failing variant has (a missing
-    /// asset, a bad cue) once, as written; one every failing variant has at the same place and key
-    /// with figures of its own (too much cue sound for its length) once, as the first variant has
-    /// it, saying the others do too; one only some have (a length too short) named by variant.
-    public static func variantDiagnostics(_ failures: [(variant: Recipe, diagnostics: [Diagnostic])]) -> [Diagnostic] {
-        let shared = failures.dropFirst().reduce(Set(failures.first?.diagnostics ?? [])) { $0.intersection($1.diagnostics) }
-        var result = (failures.first?.diagnostics ?? []).filter { shared.contains($0) }
-        // the place and key of a diagnostic: `cues.inhale` at line 4, column 11
-        func place(_ d: Diagnostic) -> String {
-            "\(d.location?.line ?? 0):\(d.location?.column ?? 0):" + (d.message.split(separator: ":", maxSplits: 1).first.map(String.init) ?? "")
-        }
-        var alike: Set<String> = []
-        if failures.count > 1, let first = failures.first {
-            let places = failures.dropFirst().reduce(Set(first.diagnostics.filter { !shared.contains($0) }.map(place))) { common, failure in
-                common.intersection(failure.diagnostics.filter { !shared.contains($0) }.map(place))
-            }
-            // one per place, or the place is not one problem
-            alike = places.filter { p in failures.allSatisfy { $0.diagnostics.filter { place($0) == p }.count == 1 } }
-            let others = failures.dropFirst().map { "'\($0.variant.id)'" }.joined(separator: ", ")
-            for diagnostic in first.variant.naming(first.diagnostics.filter { !shared.contains($0) && alike.contains(place($0)) }) {
-                var once = diagnostic
-                once.message += "; variant\(failures.count > 2 ? "s" : "") \(others) too"
-                result.append(once)
-            }
-        }
-        for (variant, diagnostics) in failures {
-            result += variant.naming(diagnostics.filter { !shared.contains($0) && !alike.contains(place($0)) })
-        }
-        return result
     }
 
     /// The recipes that make good tracks (a recipe with variants makes several).

@@ -15,7 +15,7 @@ public enum Merge {
     /// `budget` (`--bundle-budget`) as its `bundle.budget`.
     ///
     /// Refused, with nothing written: a `DiagnosticList` whose `kind` is `noInput` when a folder,
-    /// a manifest, a listed file or a shard is missing or unreadable, `usage` when a folder is given
+    /// a manifest, a listed file or a shard is missing or unreadable, `setting` when a folder is given
     /// twice, `data` for anything wrong in what was read. Failing while writing: an `AudioError` or
     /// a `ManifestError` (the output cannot be created).
     public static func run(inputs: [String], output: String, budget: Int64? = nil) throws -> Manifest {
@@ -72,7 +72,7 @@ public enum Merge {
             }
             let identity = "\(info.st_dev):\(info.st_ino)"
             if let first = seen[identity] {
-                problems.append(Diagnostic("is the folder \(first) again; give each shard folder once", file: folder, kind: .usage))
+                problems.append(Diagnostic("is the folder \(first) again; give each shard folder once", file: folder, kind: .setting))
                 continue
             }
             seen[identity] = folder

@@ -112,13 +112,13 @@ public struct CycleSelection: Sendable, Equatable {
 }
 
 extension Recipe {
-    /// One error per prompt still spoken by the draft voice, at the prompt: what `render --no-drafts`
-    /// (a release job) refuses.
+    /// One error per prompt still spoken by the draft voice, at the prompt: what a render refusing drafts
+    /// (a release job; the command line's `--no-drafts`) refuses.
     public var draftPrompts: [Diagnostic] {
         (voice?.prompts ?? []).enumerated().filter { $0.element.isDraft }.map { index, prompt in
             Diagnostic(
-                "voice.prompts.\(index): a draft prompt (\(DiagnosticText.quoted(prompt.text ?? "")), spoken by the draft voice); "
-                    + "--no-drafts refuses it: record it and give the prompt its 'file:'",
+                "voice.prompts.\(index): a draft prompt (\(DiagnosticText.quoted(prompt.text ?? "")), spoken by the draft voice); ",
+                .refusingDrafts, " refuses it: record it and give the prompt its 'file:'",
                 at: location(of: "voice.prompts.\(index)"), kind: .data)
         }
     }

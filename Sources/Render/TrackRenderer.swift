@@ -29,24 +29,6 @@ public final class TrackRenderer: @unchecked Sendable {
         self.threads = max(1, threads)
     }
 
-    /// Renders `recipePath` to `outputPath` (default `<id>.<format>` in the current folder);
-    /// `format` (`--format`) replaces the recipe's `output.format`.
-    public func render(
-        recipePath: String, outputPath: String?, assets override: String?, sidecars: Set<SidecarKind> = [], format: AudioFormat? = nil
-    ) throws(DiagnosticList) -> RenderedTrack {
-        var recipe = try Self.load(recipePath: recipePath)
-        if let format { recipe.deliver(as: format) }
-        if recipe.variantOf == nil, recipe.variantDurations.count > 0 {
-            // one output path cannot hold several tracks: the caller renders each of `recipe.variants()`
-            throw DiagnosticList([
-                Diagnostic(
-                    "variants: the recipe makes \(recipe.variantDurations.count) tracks (\(recipe.variants().map(\.id).joined(separator: ", "))); "
-                        + "render each of its variants()", at: recipe.location(of: "variants"))
-            ])
-        }
-        return try render(recipe: recipe, outputPath: outputPath, assets: override, sidecars: sidecars)
-    }
-
     /// Reads and validates a recipe file; its id defaults to the file's name.
     /// At most 1 MiB + 1 byte is read, so `/dev/zero` or a FIFO costs no more than a recipe.
     public static func load(recipePath: String) throws(DiagnosticList) -> Recipe {

@@ -4,96 +4,80 @@ import Catalog
 import Foundation
 import Render
 
-/// The catalog commands: render a folder into a bundle, check it, merge shards. Each returns
-/// the failure the run ends with (nil when it succeeded); `ExitStatus` makes it a status.
+/// The catalog commands: render a folder into a bundle, check it, merge shards. Each runs a job,
+/// prints what it returns, and returns the failure the run ends with (nil when it succeeded);
+/// `ExitStatus` makes it a status.
 enum CatalogCommand {
+    static func job(inputs: [String], options: Options) -> CatalogJob {
+        CatalogJob(
+            inputs: inputs, output: options.output ?? "dist", assets: options.assets,
+            jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, format: options.format, sidecars: options.sidecars,
+            budget: options.bundleBudget, shard: options.shard, refusingDrafts: options.noDrafts)
+    }
+
     static func render(inputs: [String], options: Options) -> FailureKind? {
-        let output = options.output ?? "dist"
-        let hashes = AssetHashes()
-        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: hashes, sidecars: options.sidecars, format: options.format)
-        guard announce(plan, inputs: inputs, noDrafts: options.noDrafts) else { return .noInput }
-        if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
-        if !plan.scanProblems.isEmpty && options.shard == nil {
-            printError("render: the recipe scan was incomplete: no track is removed from \(output) in this run")
+        let job = job(inputs: inputs, options: options)
+        let survey = job.survey()
+        guard announce(survey, inputs: inputs) else { return .noInput }
+        if let refused = refuseDrafts(survey) { return refused }
+        if survey.keepsEveryTrack {
+            printError("render: the recipe scan was incomplete: no track is removed from \(job.output) in this run")
         }
         let progress = Progress(quiet: options.quiet)
-        let renderer = CatalogRenderer(
-            output: output, assets: options.assets, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress,
-            budget: options.bundleBudget)
-        let summary: CatalogRenderer.Summary
-        do {
-            summary = try renderer.run(plan: plan, shard: options.shard)
-        } catch let error as AudioError {
-            progress.end()
-            printError("\(error.diagnostic)")
-            return error.kind
-        } catch let refusal as Diagnostic {
-            // a shard after an incomplete scan: the scan's problems are printed above
-            progress.end()
-            printError("\(refusal)")
-            return refusal.kind
-        } catch {
-            progress.end()
-            printError("\(output): error: \(error)")
-            return .cannotCreate
-        }
+        let outcome = job.render(survey, progress: progress)
         progress.end()
-        if !options.quiet {
-            // the tracks of the bundle that still speak a draft prompt
-            let bundled = Set(summary.manifest.tracks.map(\.id))
-            let drafted = plan.tracks.filter { bundled.contains($0.recipe.id) && !$0.recipe.draftPrompts.isEmpty }.count
-            printSummary(summary, shard: options.shard, scanProblems: plan.scanProblems.count, drafted: drafted)
+        guard let summary = outcome.summary else {
+            if let stopped = outcome.stopped { printError(CommandText.text(stopped)) }
+            return outcome.failure
         }
-        let overBudget = checkBudget(summary.manifest, folder: output)
-        return failure(scan: plan.scanProblems, recipes: report(summary.failed)) ?? overBudget
+        if !options.quiet {
+            printSummary(summary, shard: options.shard, scanProblems: survey.plan.scanProblems.count, drafted: outcome.drafted)
+        }
+        if let over = outcome.overBudget { printError(CommandText.text(over)) }
+        report(outcome.failed)
+        return outcome.failure
     }
 
-    /// The plan of `--check` and `--plan` (nothing fingerprinted), its scan problems and warnings
+    /// The survey of `--check` and `--plan` (nothing fingerprinted), its scan problems and warnings
     /// printed; nil (after saying so) when the inputs hold no recipe.
-    static func checkedPlan(inputs: [String], options: Options) -> CatalogPlan? {
-        let plan = CatalogPlan.make(paths: inputs, assets: options.assets, hashes: AssetHashes(), checkOnly: true, format: options.format)
-        return announce(plan, inputs: inputs, noDrafts: options.noDrafts) ? plan : nil
+    static func checkedSurvey(inputs: [String], options: Options) -> CatalogJob.Survey? {
+        let survey = job(inputs: inputs, options: options).survey(checkOnly: true)
+        return announce(survey, inputs: inputs) ? survey : nil
     }
 
-    /// Prints the scan's problems and the warnings (a recipe's variants share its warnings: each once;
-    /// with `noDrafts` not the drafts', which are errors then); false, after saying so, when the
-    /// inputs hold no recipe.
-    private static func announce(_ plan: CatalogPlan, inputs: [String], noDrafts: Bool) -> Bool {
-        if plan.recipeCount == 0 && plan.failures.isEmpty && plan.scanProblems.isEmpty {
+    /// Prints the scan's problems and the warnings; false, after saying so, when the inputs hold no recipe.
+    private static func announce(_ survey: CatalogJob.Survey, inputs: [String]) -> Bool {
+        if survey.foundNothing {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
             return false
         }
-        for problem in plan.scanProblems { printError("\(problem)") }
-        var printed = noDrafts ? Set(plan.tracks.flatMap { TrackRenderer.draftWarnings(of: $0.recipe) }) : Set<Diagnostic>()
-        for warning in plan.tracks.flatMap(\.warnings) where printed.insert(warning).inserted { printError("\(warning)") }
+        for problem in survey.plan.scanProblems { printError(CommandText.text(problem)) }
+        for warning in survey.warnings { printError(CommandText.text(warning)) }
         return true
     }
 
     static func check(inputs: [String], options: Options) -> FailureKind? {
-        guard let plan = checkedPlan(inputs: inputs, options: options) else { return .noInput }
-        if options.noDrafts, let refused = refuseDrafts(plan) { return refused }
-        let failure = failure(scan: plan.scanProblems, recipes: report(plan.failures))
+        guard let survey = checkedSurvey(inputs: inputs, options: options) else { return .noInput }
+        if let refused = refuseDrafts(survey) { return refused }
+        let checked = job(inputs: inputs, options: options).check(survey)
+        report(checked.failed)
         if !options.quiet {
-            let scan = plan.scanProblems.isEmpty ? "" : "; the scan was incomplete (\(problems(plan.scanProblems.count)))"
-            let warned = Set(plan.tracks.filter { !$0.warnings.isEmpty }.map(\.recipe.file)).count
-            let warnings = warned == 0 ? "" : " (\(warned) with warnings)"
-            let good = plan.goodRecipeCount
-            let tracks = plan.tracks.count == good ? "" : " (\(plan.tracks.count) tracks)"
+            let scan = checked.scanProblems == 0 ? "" : "; the scan was incomplete (\(problems(checked.scanProblems)))"
+            let warnings = checked.warned == 0 ? "" : " (\(checked.warned) with warnings)"
+            let tracks = checked.goodTracks == checked.goodRecipes ? "" : " (\(checked.goodTracks) tracks)"
             print(
-                "checked \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(good) good\(tracks)\(warnings), \(plan.failures.count) with errors\(scan)"
+                "checked \(checked.recipes) recipe\(checked.recipes == 1 ? "" : "s"): \(checked.goodRecipes) good\(tracks)\(warnings), \(checked.failed.count) with errors\(scan)"
             )
         }
-        return failure
+        return checked.failure
     }
 
-    /// `--no-drafts`: a catalog with a draft prompt anywhere renders nothing; each draft is printed, located.
-    private static func refuseDrafts(_ plan: CatalogPlan) -> FailureKind? {
-        // a recipe's variants share its prompts: each draft is named once
-        var seen = Set<Diagnostic>()
-        let drafts = plan.tracks.flatMap(\.recipe.draftPrompts).filter { seen.insert($0).inserted }
+    /// `--no-drafts` with draft prompts: each draft printed, located, and `.data` (nothing was rendered); nil without.
+    private static func refuseDrafts(_ survey: CatalogJob.Survey) -> FailureKind? {
+        let drafts = survey.draftsRefused
         guard !drafts.isEmpty else { return nil }
-        for diagnostic in drafts { printError("\(diagnostic)") }
-        let files = Set(plan.tracks.filter { !$0.recipe.draftPrompts.isEmpty }.map(\.recipe.file)).count
+        for diagnostic in drafts { printError(CommandText.text(diagnostic)) }
+        let files = survey.draftRecipeFiles
         printError(
             "render: --no-drafts: \(drafts.count) draft prompt\(drafts.count == 1 ? "" : "s") in \(files) recipe\(files == 1 ? "" : "s"); nothing was rendered"
         )
@@ -108,13 +92,15 @@ enum CatalogCommand {
                 print("merged \(merged.tracks.count) tracks from \(folders.count) folders into \(output)")
                 print(bundleLine(merged))
             }
-            return checkBudget(merged, folder: output)
+            guard let over = merged.overBudget(folder: output) else { return nil }
+            printError(CommandText.text(over))
+            return over.kind
         } catch let refused as DiagnosticList {
-            // nothing was written: noInput for something missing, usage for a folder given twice, data for bad data
-            for diagnostic in refused.diagnostics { printError("\(diagnostic)") }
+            // nothing was written: noInput for something missing, a setting for a folder given twice, data for bad data
+            for diagnostic in refused.diagnostics { printError(CommandText.text(diagnostic)) }
             return refused.kind
         } catch let error as AudioError {
-            printError("\(error.diagnostic)")
+            printError(CommandText.text(error.diagnostic))
             return error.kind
         } catch let error as ManifestError {
             printError("\(error)")
@@ -134,43 +120,16 @@ enum CatalogCommand {
         return "bundled      \(ByteSize.format(manifest.bundledBytes)) in \(tracks(bundled.count))\(budget)\(fetched)"
     }
 
-    /// With a budget the bundled tracks' audio passes: prints why, naming the largest bundled
-    /// tracks, and returns `.data`; nil when within it or without one.
-    static func checkBudget(_ manifest: Manifest, folder: String) -> FailureKind? {
-        guard let budget = manifest.budget, manifest.bundledBytes > budget else { return nil }
-        let over = manifest.bundledBytes - budget
-        let largest = manifest.largestBundled.prefix(5).map { "\($0.file) (\(ByteSize.format($0.bytes)))" }.joined(separator: ", ")
-        printError(
-            "\((folder as NSString).appendingPathComponent(Manifest.fileName)): error: the bundled tracks' audio is "
-                + "\(ByteSize.format(manifest.bundledBytes)) (\(manifest.bundledBytes) bytes), over the \(ByteSize.format(budget)) budget "
-                + "(\(budget) bytes) by \(ByteSize.format(over)); largest bundled: \(largest). Mark long tracks "
-                + "'delivery: on-demand', or lower their output.bitrate")
-        return .data
-    }
-
     /// `1 track`, `3 tracks`.
     private static func tracks(_ count: Int) -> String { "\(count) track\(count == 1 ? "" : "s")" }
 
-    /// The failure of a run whose scan found `scan` and whose recipes failed with `recipes`
-    /// (from `report`): no input beats the rest, else the highest; nil when nothing failed.
-    static func failure(scan: [Diagnostic], recipes: FailureKind?) -> FailureKind? {
-        guard !scan.isEmpty else { return recipes }
-        let kinds = [DiagnosticList(scan).kind] + [recipes].compactMap { $0 }
-        return kinds.contains(.noInput) ? .noInput : kinds.max() ?? .data
-    }
-
-    /// Prints every failure's diagnostics; returns the kind of failure they call for (nil for none).
-    static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) -> FailureKind? {
-        guard !failures.isEmpty else { return nil }
+    /// Prints every failed recipe's diagnostics under `N recipes failed:`; nothing when none failed.
+    static func report(_ failures: [(file: String, diagnostics: [Diagnostic])]) {
+        guard !failures.isEmpty else { return }
         printError("\(failures.count) recipe\(failures.count == 1 ? "" : "s") failed:")
-        var kind = FailureKind.data
         for failure in failures {
-            for diagnostic in failure.diagnostics { printError("\(diagnostic)") }
-            let list = DiagnosticList(failure.diagnostics)
-            // no input beats the rest, whichever recipe failed first (as DiagnosticList.kind)
-            if kind != .noInput && (list.kind == .noInput || list.kind > kind) { kind = list.kind }
+            for diagnostic in failure.diagnostics { printError(CommandText.text(diagnostic)) }
         }
-        return kind
     }
 
     private static func printSummary(_ s: CatalogRenderer.Summary, shard: ShardSpec?, scanProblems: Int, drafted: Int) {
@@ -196,7 +155,5 @@ enum CatalogCommand {
     /// `1 problem`, `3 problems`.
     private static func problems(_ count: Int) -> String { "\(count) problem\(count == 1 ? "" : "s")" }
 
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
+    static func printError(_ text: String) { RenderCommand.printError(text) }
 }

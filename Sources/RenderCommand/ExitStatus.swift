@@ -9,7 +9,7 @@ public enum ExitStatus {
     public static func of(_ kind: FailureKind?) -> Int32 {
         switch kind {
         case nil: success
-        case .usage: 64  // EX_USAGE: the command line is wrong
+        case .usage, .setting: 64  // EX_USAGE: the command line, or a setting it gave, is wrong
         case .data: 65  // EX_DATAERR: the recipe or an asset's content is wrong
         case .noInput: 66  // EX_NOINPUT: a recipe or asset file is missing or unreadable
         case .software: 70  // EX_SOFTWARE: an internal error

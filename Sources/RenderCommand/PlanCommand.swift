@@ -10,46 +10,20 @@ import Timeline
 /// output's frames, format and expected size. It checks what `--check` checks, with its exit codes.
 enum PlanCommand {
     static func plan(inputs: [String], options: Options) -> FailureKind? {
-        guard let plan = CatalogCommand.checkedPlan(inputs: inputs, options: options) else { return .noInput }
+        guard let survey = CatalogCommand.checkedSurvey(inputs: inputs, options: options) else { return .noInput }
         // one recipe file: the output goes where `render RECIPE [-o FILE]` would put it; a folder: into the bundle
         var isFolder: ObjCBool = false
         let single = inputs.count == 1 && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && isFolder.boolValue)
-        var failures = plan.failures
-        var text = ""
-        for track in plan.tracks {
-            let output: String?
-            if single {
-                output = options.output.map { path in
-                    track.recipe.variantOf.map { Recipe.variantPath(path, baseID: $0, variantID: track.recipe.id) } ?? path
-                }
-            } else {
-                output = ((options.output ?? "dist") as NSString).appendingPathComponent(track.audioFile)
-            }
-            do throws(DiagnosticList) {
-                let timeline = try Timeline(recipe: track.recipe)
-                let summary = try TrackRenderer.outputSummary(recipe: track.recipe, outputPath: output, timeline: timeline)
-                text += TrackPlanText.text(recipe: track.recipe, timeline: timeline, output: summary) + "\n"
-            } catch {
-                // a recipe's variants fail under its file once
-                let named = track.recipe.naming(error.diagnostics)
-                if let i = failures.firstIndex(where: { $0.file == track.recipe.file }) {
-                    failures[i].diagnostics += named
-                } else {
-                    failures.append((track.recipe.file, named))
-                }
-            }
-        }
-        failures.sort { $0.file < $1.file }
-        print(text, terminator: "")
-        let failure = CatalogCommand.failure(scan: plan.scanProblems, recipes: CatalogCommand.report(failures))
+        let layout = CatalogCommand.job(inputs: inputs, options: options).layout(survey, single: single, singleOutput: options.output)
+        print(layout.tracks.map { TrackPlanText.text(recipe: $0.recipe, timeline: $0.timeline, output: $0.output) + "\n" }.joined(), terminator: "")
+        CatalogCommand.report(layout.failed)
         if !options.quiet {
-            let failed = Set(failures.map(\.file))
-            let goodTracks = plan.tracks.filter { !failed.contains($0.recipe.file) }
-            let good = Set(goodTracks.map(\.recipe.file)).count
-            let tracks = goodTracks.count == good ? "" : " (\(goodTracks.count) tracks)"
-            print("planned \(plan.recipeCount) recipe\(plan.recipeCount == 1 ? "" : "s"): \(good) good\(tracks), \(failures.count) with errors")
+            let tracks = layout.goodTracks == layout.goodRecipes ? "" : " (\(layout.goodTracks) tracks)"
+            print(
+                "planned \(layout.recipes) recipe\(layout.recipes == 1 ? "" : "s"): \(layout.goodRecipes) good\(tracks), \(layout.failed.count) with errors"
+            )
         }
-        return failure
+        return layout.failure
     }
 }
 

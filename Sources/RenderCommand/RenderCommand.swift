@@ -4,7 +4,6 @@ import Catalog
 import Foundation
 import Recipe
 import Render
-import Timeline
 
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
@@ -109,68 +108,34 @@ public enum RenderCommand {
         }
     }
 
+    /// `render RECIPE.yml`: runs a `RenderJob`, printing each track's files as it is written.
     private static func render(recipe: String, options: Options) -> FailureKind? {
-        var started = Date()
+        let job = RenderJob(
+            recipePath: recipe, outputPath: options.output, assets: options.assets, format: options.format, sidecars: options.sidecars,
+            refusingDrafts: options.noDrafts)
         do throws(DiagnosticList) {
-            // an -o that names a folder, a device or an unwritable place fails before the work, not after
-            if let output = options.output {
-                do throws(AudioError) { try AtomicOutputFile.checkDestination(output) } catch { throw DiagnosticList([error.diagnostic]) }
-            }
-            var loaded = try TrackRenderer.load(recipePath: recipe)
-            if let format = options.format { loaded.deliver(as: format) }
-            if options.noDrafts {
-                let drafts = loaded.draftPrompts
-                if !drafts.isEmpty { throw DiagnosticList(drafts) }
-            }
-            // a recipe with variants renders a track per length; all are laid out before the first renders
-            let variants = loaded.variants()
-            var failed: [(variant: Recipe, diagnostics: [Diagnostic])] = []
-            for variant in variants where variants.count > 1 {
-                do throws(DiagnosticList) { _ = try Timeline(recipe: variant) } catch { failed.append((variant, error.diagnostics)) }
-            }
-            if !failed.isEmpty { throw DiagnosticList(CatalogPlan.variantDiagnostics(failed)) }
-            let renderer = TrackRenderer()
-            for (number, variant) in variants.enumerated() {
-                let output =
-                    variant.variantOf == nil
-                    ? options.output
-                    : options.output.map {
-                        Recipe.variantPath($0, baseID: loaded.id, variantID: variant.id)
-                    }
-                let track: RenderedTrack
-                do throws(DiagnosticList) {
-                    track = try renderer.render(recipe: variant, outputPath: output, assets: options.assets, sidecars: options.sidecars)
-                } catch {
-                    throw DiagnosticList(variant.naming(error.diagnostics))
-                }
-                if number == 0 {
-                    for warning in TrackRenderer.warnings(of: track.recipe) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
-                }
-                // staging files a killed render of these outputs left (see AtomicOutputFile)
-                let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
-                for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {
-                    AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { PathName.name(of: $0) }))
-                }
-                if !options.quiet {
-                    let seconds = Double(track.frames) / Double(track.sampleRate)
-                    let elapsed = Date().timeIntervalSince(started)
-                    var line = "\(recipe) → \(track.audioPath) (\(Self.clock(seconds)), \(track.frames) frames at \(track.sampleRate) Hz"
-                    if let l = track.loudness { line += String(format: ", %.2f LUFS", l) }
-                    if let p = track.truePeak { line += String(format: ", %.2f dBTP", p) }
-                    line += String(format: ") in %.2f s (%.0f× realtime)", elapsed, seconds / max(elapsed, 1e-6))
-                    print(line)
-                    print("\(recipe) → \(track.cueSheetPath)")
-                    for path in track.sidecarPaths { print("\(recipe) → \(path)") }
-                }
-                started = Date()
+            try job.run { track in
+                for warning in track.warnings { printError(CommandText.text(warning)) }
+                guard !options.quiet else { return }
+                let rendered = track.rendered
+                let seconds = Double(rendered.frames) / Double(rendered.sampleRate)
+                var line = "\(recipe) → \(rendered.audioPath) (\(Self.clock(seconds)), \(rendered.frames) frames at \(rendered.sampleRate) Hz"
+                if let l = rendered.loudness { line += String(format: ", %.2f LUFS", l) }
+                if let p = rendered.truePeak { line += String(format: ", %.2f dBTP", p) }
+                line += String(format: ") in %.2f s (%.0f× realtime)", track.elapsed, seconds / max(track.elapsed, 1e-6))
+                print(line)
+                print("\(recipe) → \(rendered.cueSheetPath)")
+                for path in rendered.sidecarPaths { print("\(recipe) → \(path)") }
             }
             return nil
         } catch {
-            for diagnostic in error.diagnostics {
-                FileHandle.standardError.write(Data("\(diagnostic)\n".utf8))
-            }
+            for diagnostic in error.diagnostics { printError(CommandText.text(diagnostic)) }
             return error.kind
         }
+    }
+
+    static func printError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     static func clock(_ seconds: Double) -> String { clock(milliseconds: Int64((seconds * 1000).rounded())) }

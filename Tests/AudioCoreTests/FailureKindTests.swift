@@ -8,7 +8,7 @@ struct FailureKindTests {
     }
 
     @Test func precedenceIsTheDeclarationOrder() {
-        #expect(FailureKind.allCases == [.usage, .data, .noInput, .software, .cannotCreate, .ioError])
+        #expect(FailureKind.allCases == [.usage, .setting, .data, .noInput, .software, .cannotCreate, .ioError])
         #expect(FailureKind.allCases.sorted() == FailureKind.allCases)
     }
 

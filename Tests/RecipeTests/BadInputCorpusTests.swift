@@ -1,6 +1,5 @@
 import AudioCore
 import Foundation
-import RenderCommand
 import TestKit
 import Testing
 
@@ -94,7 +93,8 @@ struct BadInputCorpusTests {
             }
             let place = "\(corpusCase.line)" + (corpusCase.column.map { ":\($0)" } ?? "")
             #expect(match != nil, "expected \(place) with \(corpusCase.words), got:\n\(DiagnosticList(found))")
-            #expect(found.allSatisfy { $0.location?.file == file && $0.kind == .data && ExitStatus.of($0.kind) == corpusCase.exit })
+            // a data error, whose exit status (the row's) RenderCommandTests' ExitStatusTests checks
+            #expect(found.allSatisfy { $0.location?.file == file && $0.kind == .data })
             #expect(found.count <= RecipeLimits.maxDiagnostics + 1)
         }
     }

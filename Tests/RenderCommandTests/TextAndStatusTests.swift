@@ -5,7 +5,7 @@ import Testing
 @testable import RenderCommand
 
 /// The command line's pure helpers, in process: the clocks `render` and `render --plan` print,
-/// how a cue's sound is named in a plan, and which failure a run with several failed recipes ends with.
+/// how a cue's sound is named in a plan, and how a library's message is printed.
 @Suite struct ClockTextTests {
     @Test(
         "milliseconds as m:ss.fff under an hour and h:mm:ss.fff from one hour",
@@ -65,45 +65,54 @@ import Testing
     }
 }
 
-/// Which failure a catalog run ends with (its exit status): no input beats the rest, else the highest
-/// kind, whatever order the recipes failed in.
-@Suite struct RunFailureTests {
-    static func diagnostic(_ kind: FailureKind) -> Diagnostic { Diagnostic("x", file: "a.yml", kind: kind) }
-
+/// The libraries name settings in words; the command line prints its flags there, so that what a
+/// user reads is what it was before the libraries stopped naming flags.
+@Suite struct CommandTextTests {
     @Test(
-        "a scan's problems and the recipes' failure give one kind",
+        "each setting a library names is printed as the flag that gives it",
         arguments: [
-            ([FailureKind](), FailureKind?.none, FailureKind?.none),
-            ([], .data, .data),
-            ([], .cannotCreate, .cannotCreate),
-            ([.ioError], nil, .ioError),
-            ([.noInput], .data, .noInput),
-            ([.data], .noInput, .noInput),
-            ([.data], .cannotCreate, .cannotCreate),
-            ([.ioError], .data, .ioError),
+            (SettingWords.assetsFolder, "", ": 'x' is not a folder", "error: --assets: 'x' is not a folder"),
+            (
+                .setAssetsFolder, "bed.file: no assets folder found above the recipe (", ")",
+                "error: bed.file: no assets folder found above the recipe (use --assets DIR)"
+            ),
+            (.outputPath, "", " 'a.mp4': render cannot write a .mp4 file", "error: -o 'a.mp4': render cannot write a .mp4 file"),
+            (
+                .outputPath, "output.format is 'flac' but ", " names a .wav file; make them agree",
+                "error: output.format is 'flac' but -o names a .wav file; make them agree"
+            ),
+            (
+                .refusingDrafts, "voice.prompts.0: a draft prompt ('Hi', spoken by the draft voice); ", " refuses it",
+                "error: voice.prompts.0: a draft prompt ('Hi', spoken by the draft voice); --no-drafts refuses it"
+            ),
+            (
+                .draftsCanBeRefused, "voice.prompts.0: a draft: record it (", ")",
+                "error: voice.prompts.0: a draft: record it (render --no-drafts refuses drafts)"
+            ),
         ])
-    func scanAndRecipes(_ scan: [FailureKind], _ recipes: FailureKind?, _ expected: FailureKind?) {
-        #expect(CatalogCommand.failure(scan: scan.map(Self.diagnostic), recipes: recipes) == expected)
+    func flags(_ words: SettingWords, _ before: String, _ after: String, _ printed: String) {
+        let diagnostic = Diagnostic(before, words, after, file: nil, kind: .data)
+        #expect(CommandText.text(diagnostic) == printed)
+        // the library's own text names the setting, never a flag
+        #expect(!diagnostic.description.contains("--") && !diagnostic.description.contains("-o "))
     }
 
-    @Test(
-        "the recipes' failures give the kind DiagnosticList gives all their diagnostics, in either order",
-        arguments: [
-            ([[FailureKind.data]], FailureKind.data),
-            ([[.data], [.cannotCreate]], .cannotCreate),
-            ([[.data, .noInput]], .noInput),
-            ([[.noInput], [.cannotCreate]], .noInput),
-            ([[.noInput], [.software]], .noInput),
-            ([[.ioError], [.data]], .ioError),
-        ])
-    func recipes(_ kinds: [[FailureKind]], _ expected: FailureKind) {
-        let failures = kinds.enumerated().map { (file: "r\($0.offset).yml", diagnostics: $0.element.map(Self.diagnostic)) }
-        #expect(CatalogCommand.report(failures) == expected)
-        #expect(CatalogCommand.report(failures.reversed()) == expected)
-        #expect(DiagnosticList(failures.flatMap(\.diagnostics)).kind == expected)
+    @Test("a recipe's text that holds a setting's words is printed as written; only the setting's own words become the flag")
+    func quotedWordsStay() {
+        let diagnostic = Diagnostic(
+            "voice.prompts.0: a draft prompt ('a render refusing drafts', spoken by the draft voice); ", .refusingDrafts, " refuses it",
+            file: nil, kind: .data)
+        #expect(
+            CommandText.text(diagnostic.asWarning())
+                == "warning: voice.prompts.0: a draft prompt ('a render refusing drafts', spoken by the draft voice); --no-drafts refuses it")
+        // a variant's name before the message, a note after it, do not move the mention
+        var named = diagnostic
+        named.message = "variant 'box-5m': " + named.message + "; variant 'box-10m' too"
+        #expect(CommandText.text(named).hasSuffix("; --no-drafts refuses it; variant 'box-10m' too"))
     }
 
-    @Test func noFailureIsNoKind() {
-        #expect(CatalogCommand.report([]) == nil)
+    @Test("every setting has a flag spelled differently from the library's words")
+    func everySetting() {
+        for words in SettingWords.allCases { #expect(CommandText.flag(words) != words.rawValue && CommandText.flag(words).contains("-")) }
     }
 }

@@ -9,30 +9,12 @@ import Testing
 /// `variants: { duration: [...] }` (issue 15): one recipe, a track per length, each with its own
 /// id, cue sheet, manifest entry, fingerprint and seed.
 @Suite struct VariantTests {
-    static let rate = 48000
-
-    /// Inhale 1 s, exhale 1 s, with white noise under it (so that the seed shows in the bytes).
-    static func recipe(variants: String, extra: String = "") -> String {
-        """
-        id: calm
-        title: Calm
-        variants: { duration: \(variants) }
-        pattern:
-          name: Even
-          phases: [{ inhale: 1s }, { exhale: 1s }]
-        intro: 1s
-        bed: { synth: white-noise, gain: -30 dB }
-        cues:
-          inhale: { preset: bell, until: end - 2s }
-        output: { sample_rate: \(rate), channels: 1, format: wav, loudness: off }
-        \(extra)
-        """
-    }
+    static let rate = VariantRecipe.rate
 
     @Test("render RECIPE -o x.wav writes x-<length>.wav per variant, each with its own id, length and cue sheet")
     func singleRender() throws {
         let folder = try TempFolder("variants")
-        let recipe = try folder.write(Self.recipe(variants: "[5s, 9s, 1m]"), to: "calm.yml")
+        let recipe = try folder.write(VariantRecipe.text(variants: "[5s, 9s, 1m]"), to: "calm.yml")
         let result = try runRender([recipe, "-o", folder.file("out/session.wav")])
         #expect(result.status == 0, "\(result.stderr)")
         for (suffix, seconds) in [("5s", 5), ("9s", 9), ("1m", 60)] {
@@ -57,7 +39,7 @@ import Testing
         let folder = try TempFolder("variants-catalog")
         let recipes = try folder.folder("recipes")
         let path = (recipes as NSString).appendingPathComponent("calm.yml")
-        try Self.recipe(variants: "[5s, 7s]").write(toFile: path, atomically: true, encoding: .utf8)
+        try VariantRecipe.text(variants: "[5s, 7s]").write(toFile: path, atomically: true, encoding: .utf8)
         let dist = folder.file("dist")
         let first = try runRender([recipes, "-o", dist, "-q"])
         #expect(first.status == 0, "\(first.stderr)")
@@ -70,7 +52,7 @@ import Testing
         let before = try sha256(ofFile: fiveSheet)
         let modified = try FileManager.default.attributesOfItem(atPath: fiveSheet)[.modificationDate] as? Date
         // 7s → 8s: calm-7s goes, calm-8s comes, calm-5s is up to date and left as it is
-        try Self.recipe(variants: "[5s, 8s]").write(toFile: path, atomically: true, encoding: .utf8)
+        try VariantRecipe.text(variants: "[5s, 8s]").write(toFile: path, atomically: true, encoding: .utf8)
         let second = try runRender([recipes, "-o", dist, "-q"])
         #expect(second.status == 0, "\(second.stderr)")
         let after = try readJSONObject((dist as NSString).appendingPathComponent("catalog.json"))
@@ -84,7 +66,7 @@ import Testing
     @Test("a variant too short for its parts fails the recipe at its value in the list, naming the variant, and renders none")
     func badVariant() throws {
         let folder = try TempFolder("variants-bad")
-        let text = Self.recipe(variants: "[5s, 1.5s]")
+        let text = VariantRecipe.text(variants: "[5s, 1.5s]")
         let recipe = try folder.write(text, to: "calm.yml")
         let result = try runRender([recipe, "-o", folder.file("out/calm.wav")])
         #expect(result.status == 65)

@@ -15,17 +15,19 @@ import Testing
 
 // MARK: - Rendering
 
-/// Renders in-process; returns the track and its decoded cue sheet.
+/// Renders in-process (a `RenderJob` of a recipe without variants); returns the track and its decoded cue sheet.
 @discardableResult
 func renderInProcess(_ recipe: String, to output: String, assets: String? = nil) throws -> (track: RenderedTrack, sheet: CueSheet) {
-    let track = try TrackRenderer().render(recipePath: recipe, outputPath: output, assets: assets)
+    let tracks = try RenderJob(recipePath: recipe, outputPath: output, assets: assets).run()
+    try #require(tracks.count == 1, "a recipe with variants: \(tracks.count) tracks")
+    let track = tracks[0].rendered
     return (track, try readCueSheet(track.cueSheetPath))
 }
 
 /// The diagnostics of a render expected to fail (empty if it succeeded).
 func renderFailure(_ recipe: String, to output: String, assets: String? = nil) -> DiagnosticList? {
     do {
-        _ = try TrackRenderer().render(recipePath: recipe, outputPath: output, assets: assets)
+        try RenderJob(recipePath: recipe, outputPath: output, assets: assets).run()
         return nil
     } catch {
         return error

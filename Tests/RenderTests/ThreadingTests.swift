@@ -28,7 +28,8 @@ struct ThreadingTests {
         for threads in [1, 2] {
             let output = folder.file("out\(threads)/t.flac")
             _ = try folder.folder("out\(threads)")
-            let track = try TrackRenderer(threads: threads).render(recipePath: recipe, outputPath: output, assets: folder.file("assets"))
+            let track = try TrackRenderer(threads: threads).render(
+                recipe: TrackRenderer.load(recipePath: recipe), outputPath: output, assets: folder.file("assets"))
             #expect(track.limited, "the limiter did not engage: the test would not cover the limited analysis")
             digests.append([try sha256(ofFile: output), try sha256(ofFile: track.cueSheetPath)])
         }

@@ -225,7 +225,7 @@ struct CueSheetSchemaTests {
         let recipe = try folder.write(yaml, to: "recipe.yml")
         let format = yaml.contains("format: flac") ? "flac" : yaml.contains("format: ogg") ? "ogg" : "wav"
         let track = try TrackRenderer().render(
-            recipePath: recipe, outputPath: folder.file("track.\(format)"), assets: repositoryPath("assets"))
+            recipe: TrackRenderer.load(recipePath: recipe), outputPath: folder.file("track.\(format)"), assets: repositoryPath("assets"))
         let sheet = try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: track.cueSheetPath)))
         #expect(!sheet.phases.isEmpty)
         #expect(sheet.audio.sampleRate == 8000)

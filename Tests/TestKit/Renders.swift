@@ -160,3 +160,28 @@ public func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
 public func runRender(_ arguments: [String], in directory: String? = nil) throws -> ProcessResult {
     try run(renderPath(), arguments, in: directory)
 }
+
+// MARK: - Variants
+
+/// A recipe with `variants:` for the suites of a recipe's several lengths (in process and through the binary).
+public enum VariantRecipe {
+    public static let rate = 48000
+
+    /// Inhale 1 s, exhale 1 s, with white noise under it (so that the seed shows in the bytes).
+    public static func text(variants: String, extra: String = "") -> String {
+        """
+        id: calm
+        title: Calm
+        variants: { duration: \(variants) }
+        pattern:
+          name: Even
+          phases: [{ inhale: 1s }, { exhale: 1s }]
+        intro: 1s
+        bed: { synth: white-noise, gain: -30 dB }
+        cues:
+          inhale: { preset: bell, until: end - 2s }
+        output: { sample_rate: \(rate), channels: 1, format: wav, loudness: off }
+        \(extra)
+        """
+    }
+}

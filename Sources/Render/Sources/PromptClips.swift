@@ -78,7 +78,7 @@ struct PromptClips {
     /// `path` found in the assets folder: absolute, links resolved.
     static func resolve(_ path: String, key: String, recipe: Recipe, assets: AssetFolder?) throws(Diagnostic) -> String {
         guard let assets else {
-            throw Diagnostic("\(key): no assets folder found above the recipe (use --assets DIR)", at: recipe.location(of: key), kind: .noInput)
+            throw AssetFolder.notFound(key: key, in: recipe)
         }
         return try assets.resolve(path, key: key, in: recipe)
     }

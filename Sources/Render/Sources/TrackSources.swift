@@ -60,9 +60,7 @@ struct TrackSources {
             case .file(let file):
                 do throws(Diagnostic) {
                     guard let assets else {
-                        throw Diagnostic(
-                            "\(path).file: no assets folder found above the recipe (use --assets DIR)",
-                            at: recipe.location(of: path + ".file"), kind: .noInput)
+                        throw AssetFolder.notFound(key: path + ".file", in: recipe)
                     }
                     let resolved = try assets.resolve(file, key: path + ".file", in: recipe)
                     do {

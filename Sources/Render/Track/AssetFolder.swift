@@ -4,7 +4,7 @@ import Recipe
 
 /// The folder recipe paths are relative to, and the guard that keeps them inside it.
 ///
-/// recipe-v1: `--assets DIR`, or the first folder named `assets` found going up
+/// recipe-v1: the folder given (the command line's `--assets DIR`), or the first folder named `assets` found going up
 /// from the recipe's own folder. A path that leaves it — `..`, absolute, or a
 /// link whose target is outside — is an error.
 public struct AssetFolder: Sendable {
@@ -13,11 +13,11 @@ public struct AssetFolder: Sendable {
 
     public init(root: String) { self.root = root }
 
-    /// `--assets` if given, else the nearest `assets` folder above the recipe; nil when there is none.
+    /// The assets folder given (`override`) if any, else the nearest `assets` folder above the recipe; nil when there is none.
     public static func locate(recipePath: String, override: String?) throws(Diagnostic) -> AssetFolder? {
         if let override {
             guard let real = realPath(override), isDirectory(real) else {
-                throw Diagnostic("--assets: '\(override)' is not a folder", file: nil, kind: .noInput)
+                throw Diagnostic("", .assetsFolder, ": '\(override)' is not a folder", file: nil, kind: .noInput)
             }
             return AssetFolder(root: real)
         }
@@ -31,6 +31,11 @@ public struct AssetFolder: Sendable {
             folder = PathName.folder(of: folder)
             if folder.isEmpty { return nil }
         }
+    }
+
+    /// `key` names an asset but no assets folder was given or found above the recipe.
+    public static func notFound(key: String, in recipe: Recipe) -> Diagnostic {
+        Diagnostic("\(key): no assets folder found above the recipe (", .setAssetsFolder, ")", at: recipe.location(of: key), kind: .noInput)
     }
 
     /// The absolute, link-free path of `relative`, checked to lie inside the folder and to exist.

@@ -4,7 +4,7 @@ import Foundation
 import Recipe
 import Sidecars
 
-/// Where and how a track is written: paths, format and bit depth, from `-o` and the recipe.
+/// Where and how a track is written: paths, format and bit depth, from the output path and the recipe.
 struct OutputPlan {
     let audioPath: String
     let cueSheetPath: String
@@ -18,11 +18,11 @@ struct OutputPlan {
     /// The true-peak ceiling for the limiter, lowered for lossy formats whose decoders overshoot.
     let ceiling: Double
 
-    /// The extensions `-o` may end in, in the order the usage names them.
+    /// The extensions an output path may end in, in the order the usage names them.
     static let writableExtensions = ["wav", "flac", "ogg", "opus", "mp3", "caf", "m4a"]
 
-    /// `-o x.mp4`: an extension render cannot write, with the one that was likely meant.
-    static func unknownExtension(_ named: String, path: String) -> String {
+    /// An output path `x.mp4`: an extension render cannot write, with the one that was likely meant.
+    static func unknownExtension(_ named: String, path: String) -> Diagnostic {
         let likely: [String: String] = [
             "mp4": "m4a", "aac": "m4a", "alac": "m4a", "m4b": "m4a", "mp4a": "m4a", "fla": "flac", "wave": "wav", "vorbis": "ogg",
         ]
@@ -30,7 +30,7 @@ struct OutputPlan {
             likely[named.lowercased()].map { " (did you mean '.\($0)'?)" }
             ?? Suggestions.closest(to: named.lowercased(), in: writableExtensions).map { " (did you mean '.\($0)'?)" } ?? ""
         let list = writableExtensions.dropLast().map { "." + $0 }.joined(separator: ", ") + " or .\(writableExtensions.last ?? "")"
-        return "-o '\(path)': render cannot write a .\(named) file\(hint); it writes \(list)"
+        return Diagnostic("", .outputPath, " '\(path)': render cannot write a .\(named) file\(hint); it writes \(list)", file: nil, kind: .setting)
     }
 
     /// Extra headroom for lossy encoders (their decoded peaks exceed the input's).
@@ -42,12 +42,12 @@ struct OutputPlan {
         let named = ((outputPath ?? "") as NSString).pathExtension
         if !named.isEmpty, fromExtension == nil {
             // whatever the recipe's format, the file would be named for another one
-            throw DiagnosticList([Diagnostic(Self.unknownExtension(named, path: outputPath ?? ""), file: nil, kind: .usage)])
+            throw DiagnosticList([Self.unknownExtension(named, path: outputPath ?? "")])
         }
         if let given = recipe.output.format, fromExtension != nil, !given.matches(fileExtension: named) {
             throw DiagnosticList([
                 Diagnostic(
-                    "output.format is '\(given.rawValue)' but -o names a .\(((outputPath ?? "") as NSString).pathExtension) file; make them agree",
+                    "output.format is '\(given.rawValue)' but ", .outputPath, " names a .\(named) file; make them agree",
                     at: recipe.location(of: "output.format"))
             ])
         }
@@ -55,7 +55,7 @@ struct OutputPlan {
             throw DiagnosticList([
                 Diagnostic(
                     "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3, .caf or .m4a, or set output.format",
-                    file: nil, kind: .usage)
+                    file: nil, kind: .setting)
             ])
         }
         let audio = outputPath ?? "\(recipe.id).\(format.fileExtension)"
@@ -68,7 +68,7 @@ struct OutputPlan {
             ])
         }
         if let problem = RecipeLimits.sampleRateMessage(recipe.output.sampleRate, format: format) {
-            // `-o x.opus` with a rate Opus cannot take (a recipe saying `format: opus` is refused when read)
+            // an output path `x.opus` with a rate Opus cannot take (a recipe saying `format: opus` is refused when read)
             throw DiagnosticList([Diagnostic(problem, at: recipe.location(of: "output.sample_rate"))])
         }
         if let problem = RecipeLimits.channelCountMessage(recipe.output.channels, format: format) {
@@ -76,7 +76,7 @@ struct OutputPlan {
         }
         let output = recipe.output
         if let bitrate = output.bitrate {
-            // a recipe naming its format was checked when read; here the format may come from `-o`
+            // a recipe naming its format was checked when read; here the format may come from the output path
             if let problem = RecipeLimits.bitrateProblem(bitrate, format: format, sampleRate: output.sampleRate, channels: output.channels) {
                 throw DiagnosticList([Diagnostic("output.bitrate: \(problem)", at: recipe.location(of: "output.bitrate"))])
             }

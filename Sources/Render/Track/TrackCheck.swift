@@ -42,10 +42,7 @@ extension TrackRenderer {
         do { folder = try AssetFolder.locate(recipePath: recipe.file, override: override) } catch { problems.append(error) }
         for (key, path) in recipe.assetPaths {
             guard let folder else {
-                problems.append(
-                    Diagnostic(
-                        "\(key): no assets folder found above the recipe (use --assets DIR)",
-                        at: recipe.location(of: key), kind: .noInput))
+                problems.append(AssetFolder.notFound(key: key, in: recipe))
                 continue
             }
             do {
@@ -85,15 +82,15 @@ extension TrackRenderer {
     }
 
     /// A warning per draft prompt, at the prompt: it is spoken by espeak-ng, not by a person, until
-    /// it is recorded. The render goes on (a draft is how a recipe is written); `--no-drafts` makes
+    /// it is recorded. The render goes on (a draft is how a recipe is written); a job refusing drafts makes
     /// each one an error (`Recipe.draftPrompts`).
     public static func draftWarnings(of recipe: Recipe) -> [Diagnostic] {
         guard let voice = recipe.voice else { return [] }
         return voice.prompts.enumerated().filter { $0.element.isDraft }.map { number, prompt in
             Diagnostic(
                 "voice.prompts.\(number): a draft: espeak-ng (\(DiagnosticText.quoted(voice.draftVoice))) speaks "
-                    + "\(DiagnosticText.quoted(prompt.text ?? "")) in place of a recording; record it and give the prompt its 'file:' "
-                    + "(render --no-drafts refuses drafts)",
+                    + "\(DiagnosticText.quoted(prompt.text ?? "")) in place of a recording; record it and give the prompt its 'file:' (",
+                .draftsCanBeRefused, ")",
                 at: recipe.location(of: "voice.prompts.\(number)"), kind: .data
             ).asWarning()
         }
