@@ -19,7 +19,7 @@ enum CatalogCommand {
         let progress = Progress(quiet: options.quiet)
         let renderer = CatalogRenderer(
             output: output, assets: options.assets, jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress,
-            budget: options.bundleBudget)
+            budget: options.bundleBudget, observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment))
         let summary: CatalogRenderer.Summary
         do {
             summary = try renderer.run(plan: plan, shard: options.shard)

@@ -125,11 +125,14 @@ public enum RenderCommand {
             // a recipe with variants renders a track per length; all are laid out before the first renders
             let variants = loaded.variants()
             var failed: [(variant: Recipe, diagnostics: [Diagnostic])] = []
+            var timelines: [String: Timeline] = [:]
             for variant in variants where variants.count > 1 {
-                do throws(DiagnosticList) { _ = try Timeline(recipe: variant) } catch { failed.append((variant, error.diagnostics)) }
+                do throws(DiagnosticList) { timelines[variant.id] = try Timeline(recipe: variant) } catch {
+                    failed.append((variant, error.diagnostics))
+                }
             }
             if !failed.isEmpty { throw DiagnosticList(CatalogPlan.variantDiagnostics(failed)) }
-            let renderer = TrackRenderer()
+            let renderer = TrackRenderer(observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment))
             for (number, variant) in variants.enumerated() {
                 let output =
                     variant.variantOf == nil
@@ -139,12 +142,13 @@ public enum RenderCommand {
                     }
                 let track: RenderedTrack
                 do throws(DiagnosticList) {
-                    track = try renderer.render(recipe: variant, outputPath: output, assets: options.assets, sidecars: options.sidecars)
+                    track = try renderer.render(
+                        recipe: variant, timeline: timelines[variant.id], outputPath: output, assets: options.assets, sidecars: options.sidecars)
                 } catch {
                     throw DiagnosticList(variant.naming(error.diagnostics))
                 }
                 if number == 0 {
-                    for warning in TrackRenderer.warnings(of: track.recipe) { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
+                    for warning in track.warnings { FileHandle.standardError.write(Data("\(warning)\n".utf8)) }
                 }
                 // staging files a killed render of these outputs left (see AtomicOutputFile)
                 let written = [track.audioPath, track.cueSheetPath] + track.sidecarPaths
