@@ -70,10 +70,9 @@ public final class TrackRenderer: @unchecked Sendable {
         let output = try OutputPlan(recipe: recipe, outputPath: outputPath, sidecars: sidecars)
         try output.checkDestinations()
         let timeline = if let laidOut { laidOut } else { try Timeline(recipe: recipe) }
-        // seeds follow the recipe's meaning, not its spacing or comments
-        let seed = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
+        let seed = Seed(recipe: recipe)
         let sources = try TrackSources(
-            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, clips: clips, seed: Seed.word(seed, 0), expected: expected)
+            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, clips: clips, seed: seed.noise, expected: expected)
         return try DiagnosticList.collecting(file: recipe.file) {
             let files = TrackFiles(recipe: recipe, timeline: timeline, sources: sources, output: output)
             let delivery = DeliveryInput(

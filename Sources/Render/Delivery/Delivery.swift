@@ -52,8 +52,8 @@ struct DeliveryInput {
     let sources: TrackSources
     let output: OutputPlan
     let metadata: EmbeddedMetadata
-    /// The digest of the recipe's canonical text: the dither's seed and Ogg's serial.
-    let seed: [UInt8]
+    /// The dither's seed and Ogg's serial.
+    let seed: Seed
     let threads: Int
     let observer: (any RenderObserver)?
 

@@ -27,7 +27,7 @@ struct LosslessDelivery: Delivery {
         let encoder = try TrackEncoder(
             format: output.format, bitDepth: output.bitDepth, bitrate: output.bitrate, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
-            seed: Seed.word(input.seed, 1), serial: Int32(truncatingIfNeeded: Seed.word(input.seed, 2)), metadata: input.metadata)
+            seed: input.seed.dither, serial: input.seed.serial, metadata: input.metadata)
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: input.threads > 1)
         let columns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil
