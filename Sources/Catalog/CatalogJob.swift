@@ -30,10 +30,13 @@ public struct CatalogJob: Sendable {
     public var shard: ShardSpec?
     /// Refuses the whole catalog, before rendering, when a prompt is still spoken by the draft voice.
     public var refusingDrafts: Bool
+    /// Told what each track's lossy encodings measured (`TrackRenderer(observer:)`).
+    public var observer: (any RenderObserver)?
 
     public init(
         inputs: [String], output: String, assets: String? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        format: AudioFormat? = nil, sidecars: Set<SidecarKind> = [], budget: Int64? = nil, shard: ShardSpec? = nil, refusingDrafts: Bool = false
+        format: AudioFormat? = nil, sidecars: Set<SidecarKind> = [], budget: Int64? = nil, shard: ShardSpec? = nil, refusingDrafts: Bool = false,
+        observer: (any RenderObserver)? = nil
     ) {
         self.inputs = inputs
         self.output = output
@@ -44,6 +47,7 @@ public struct CatalogJob: Sendable {
         self.budget = budget
         self.shard = shard
         self.refusingDrafts = refusingDrafts
+        self.observer = observer
     }
 
     /// What a catalog's scan and check found, before anything is rendered.
@@ -101,7 +105,7 @@ public struct CatalogJob: Sendable {
     /// Renders the survey's tracks (or the shard's) into the bundle folder, reporting to `progress`.
     public func render(_ survey: Survey, progress: Progress) -> Outcome {
         let plan = survey.plan
-        let renderer = CatalogRenderer(output: output, assets: assets, jobs: jobs, progress: progress, budget: budget)
+        let renderer = CatalogRenderer(output: output, assets: assets, jobs: jobs, progress: progress, budget: budget, observer: observer)
         var outcome = Outcome()
         do {
             outcome.summary = try renderer.run(plan: plan, shard: shard)

@@ -31,6 +31,8 @@ public final class CatalogRenderer: @unchecked Sendable {
     private let progress: Progress
     /// `--bundle-budget` in bytes, written into the manifest's `bundle.budget`.
     private let budget: Int64?
+    /// Told what each track's lossy encodings measured (`TrackRenderer(observer:)`).
+    private let observer: (any RenderObserver)?
     private let lock = NSLock()
     private var entries: [String: Manifest.Entry] = [:]
     private var shardInfo: Manifest.ShardInfo?
@@ -41,8 +43,11 @@ public final class CatalogRenderer: @unchecked Sendable {
     /// Manifest entries of tracks being rendered again, by id, until their new files are in place.
     private var replaced: [String: Manifest.Entry] = [:]
 
-    public init(output: String, assets: String?, jobs: Int, progress: Progress, budget: Int64? = nil) {
+    public init(
+        output: String, assets: String?, jobs: Int, progress: Progress, budget: Int64? = nil, observer: (any RenderObserver)? = nil
+    ) {
         self.output = output
+        self.observer = observer
         self.budget = budget
         self.assets = assets
         self.jobs = max(1, jobs)
@@ -117,7 +122,7 @@ public final class CatalogRenderer: @unchecked Sendable {
         // a bed is prepared once, as far as the longest track that uses it
         let beds = BedCache()
         for track in todo { for path in track.assetVersions.keys { beds.reserve(path: path, frames: track.frames) } }
-        let renderer = TrackRenderer(beds: beds, threads: 1)
+        let renderer = TrackRenderer(beds: beds, threads: 1, observer: observer)
         next = 0
         results = Summary()
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { [self] _ in

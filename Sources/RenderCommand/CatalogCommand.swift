@@ -12,7 +12,8 @@ enum CatalogCommand {
         CatalogJob(
             inputs: inputs, output: options.output ?? "dist", assets: options.assets,
             jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, format: options.format, sidecars: options.sidecars,
-            budget: options.bundleBudget, shard: options.shard, refusingDrafts: options.noDrafts)
+            budget: options.bundleBudget, shard: options.shard, refusingDrafts: options.noDrafts,
+            observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment))
     }
 
     static func render(inputs: [String], options: Options) -> FailureKind? {

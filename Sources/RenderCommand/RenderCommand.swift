@@ -114,7 +114,7 @@ public enum RenderCommand {
             recipePath: recipe, outputPath: options.output, assets: options.assets, format: options.format, sidecars: options.sidecars,
             refusingDrafts: options.noDrafts)
         do throws(DiagnosticList) {
-            try job.run { track in
+            try job.run(renderer: TrackRenderer(observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment))) { track in
                 for warning in track.warnings { printError(CommandText.text(warning)) }
                 guard !options.quiet else { return }
                 let rendered = track.rendered

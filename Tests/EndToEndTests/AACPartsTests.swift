@@ -4,7 +4,7 @@ import Foundation
 import TestKit
 import Testing
 
-/// AAC rendered as `AACEncodePass` does it: in parts on every core (the same bytes on one
+/// AAC rendered as `AACDelivery` does it: in parts on every core (the same bytes on one
 /// thread), and repaired where the decoded true peak passes the ceiling, in one encoding.
 /// Through the release binary: these are minutes of AAC.
 @Suite("AAC render: parts and repairs")

@@ -10,11 +10,12 @@ struct LoudnessContract {
     let format: AudioFormat
 
     /// Throws, at `output.loudness`, when a track of `loudness` and `truePeak` breaks the contract.
-    func check(loudness: Double, truePeak: Double, plan: LoudnessPlan?, lossy: LossyCheck) throws(Diagnostic) {
+    /// `loweredCeiling`: the plan's ceiling was lowered for the codec's overshoot (the message says so).
+    func check(loudness: Double, truePeak: Double, plan: LoudnessPlan?, loweredCeiling: Bool) throws(Diagnostic) {
         guard let target = recipe.output.loudness,
             let why = LoudnessPlan.shortfall(
                 loudness: loudness, truePeak: truePeak, target: target, ceiling: recipe.output.truePeak,
-                limited: plan?.limit ?? false, format: format, loweredCeiling: lossy.loweredCeiling ? plan?.limiterCeiling : nil)
+                limited: plan?.limit ?? false, format: format, loweredCeiling: loweredCeiling ? plan?.limiterCeiling : nil)
         else { return }
         throw Diagnostic(why, at: recipe.location(of: "output.loudness"))
     }

@@ -31,6 +31,11 @@ struct LoudnessPlan {
     /// (libebur128 and FFmpeg's ebur128 filter oversample with different filters),
     /// so the limiter aims this far below and a plain gain must stay this far below.
     static let margin = 0.3
+
+    /// The highest decoded true peak (dBTP) an encoding passes with, for a recipe's `true_peak`:
+    /// half the limiter's margin under it (what `AACRepair` repairs down to, and past which
+    /// `LoudnessLoop` encodes again).
+    static func allowedPeak(_ truePeakCeiling: Double) -> Double { truePeakCeiling - margin / 2 }
     /// Gains tried under the limiter, at most, and how many of them may be estimates: a search
     /// converges in 2 to 5 exact tries; the rest is room for bisecting a bracket.
     static let maximumTries = 16

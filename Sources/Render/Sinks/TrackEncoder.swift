@@ -37,7 +37,7 @@ final class TrackEncoder {
         case sndfile(SoundFileWriter, Sample)
         case flac(FLACWriter, Sample)
         case vorbis(OggVorbisWriter)
-        /// Apple Lossless (AAC is `AACEncodePass`'s, in parts).
+        /// Apple Lossless (AAC is `AACDelivery`'s, in parts).
         case alac(M4AWriter, Sample)
         /// LAME through libsndfile, after an ID3v2.4 tag.
         case mp3(MP3Writer)
@@ -82,7 +82,7 @@ final class TrackEncoder {
         case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
         case (.ogg, _): (sfFormat, sample) = (nil, .float)
         case (.m4a, _):
-            throw AudioError(file: path, operation: "open", reason: "AAC is encoded in parts (AACEncodePass), not by TrackEncoder", kind: .software)
+            throw AudioError(file: path, operation: "open", reason: "AAC is encoded in parts (AACDelivery), not by TrackEncoder", kind: .software)
         case (.alac, .int16): (sfFormat, sample) = (nil, .int16)
         case (.alac, .int24): (sfFormat, sample) = (nil, .int24)
         case (.alac, .float32):

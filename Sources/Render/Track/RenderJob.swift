@@ -72,8 +72,11 @@ public struct RenderJob: Sendable {
         // a recipe with variants renders a track per length; all are laid out before the first renders
         let variants = loaded.variants()
         var failed: [(variant: Recipe, diagnostics: [Diagnostic])] = []
+        var timelines: [String: Timeline] = [:]
         for variant in variants where variants.count > 1 {
-            do throws(DiagnosticList) { _ = try Timeline(recipe: variant) } catch { failed.append((variant, error.diagnostics)) }
+            do throws(DiagnosticList) { timelines[variant.id] = try Timeline(recipe: variant) } catch {
+                failed.append((variant, error.diagnostics))
+            }
         }
         if !failed.isEmpty { throw DiagnosticList(VariantDiagnostics.merged(failed)) }
         var tracks: [Track] = []
@@ -81,7 +84,8 @@ public struct RenderJob: Sendable {
             let output = variant.variantOf == nil ? outputPath : outputPath.map { Recipe.variantPath($0, baseID: loaded.id, variantID: variant.id) }
             let rendered: RenderedTrack
             do throws(DiagnosticList) {
-                rendered = try renderer.render(recipe: variant, outputPath: output, assets: assets, sidecars: sidecars)
+                rendered = try renderer.render(
+                    recipe: variant, timeline: timelines[variant.id], outputPath: output, assets: assets, sidecars: sidecars)
             } catch {
                 throw DiagnosticList(variant.naming(error.diagnostics))
             }
@@ -92,7 +96,7 @@ public struct RenderJob: Sendable {
                 removed += AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { PathName.name(of: $0) }))
             }
             let track = Track(
-                rendered: rendered, warnings: number == 0 ? TrackRenderer.warnings(of: rendered.recipe) : [], leftoversRemoved: removed.sorted(),
+                rendered: rendered, warnings: number == 0 ? rendered.warnings : [], leftoversRemoved: removed.sorted(),
                 elapsed: Date().timeIntervalSince(started))
             each(track)
             tracks.append(track)

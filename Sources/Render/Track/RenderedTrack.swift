@@ -17,8 +17,10 @@ public struct RenderedTrack: Sendable {
     public let sha256: String
     public let bytes: Int64
     public let limited: Bool
-    /// The loudest sample of each of `TrackRenderer.pictureColumns` spans of the track, 0…1.
+    /// The loudest sample of each of `Delivered.pictureColumns` (600) spans of the track, 0…1.
     public let peaks: [Float]
     /// The cue sheet written beside the audio.
     public let cueSheet: CueSheet
+    /// What reading and laying out the recipe noticed and let pass, in line order (`TrackRenderer.warnings(of:)`).
+    public let warnings: [Diagnostic]
 }

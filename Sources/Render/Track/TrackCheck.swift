@@ -75,8 +75,12 @@ extension TrackRenderer {
     /// `Timeline.warnings`) and its draft prompts (`draftWarnings`), in line order; printed by
     /// `render` and `render --check`.
     public static func warnings(of recipe: Recipe) -> [Diagnostic] {
-        let laidOut = (try? Timeline(recipe: recipe))?.warnings ?? []
-        return (recipe.warnings + laidOut + draftWarnings(of: recipe)).sorted { a, b in
+        warnings(of: recipe, timeline: try? Timeline(recipe: recipe))
+    }
+
+    /// `warnings(of:)` with the recipe's timeline, when it is laid out already.
+    static func warnings(of recipe: Recipe, timeline: Timeline?) -> [Diagnostic] {
+        (recipe.warnings + (timeline?.warnings ?? []) + draftWarnings(of: recipe)).sorted { a, b in
             (a.location?.line ?? 0, a.location?.column ?? 0) < (b.location?.line ?? 0, b.location?.column ?? 0)
         }
     }

@@ -13,10 +13,13 @@ struct TrackFiles {
     let output: OutputPlan
     /// The cue sheet before the audio exists: everything but the file's hash and measured loudness.
     let draft: CueSheet
+    /// What reading and laying out the recipe noticed and let pass (`TrackRenderer.warnings(of:)`).
+    let warnings: [Diagnostic]
 
     init(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan) {
         self.recipe = recipe
         self.output = output
+        warnings = TrackRenderer.warnings(of: recipe, timeline: timeline)
         draft = CueSheetBuilder.build(
             recipe: recipe, timeline: timeline, sounds: sources.cueLengths, prompts: sources.prompts, audioFile: PathName.name(of: output.audioPath),
             sha256: "", loudness: nil, truePeak: nil)
@@ -39,8 +42,8 @@ struct TrackFiles {
     /// Writes the cue sheet and sidecars for the audio in `file`, and puts them all in place
     /// as one step: the audio first (a catalog trusts an old entry while its audio is the
     /// old one), so two renders of the same outputs never mix their files.
-    func commit(_ file: AtomicOutputFile, encoded: EncodePass.Encoded, limited: Bool) throws -> RenderedTrack {
-        let (loudness, peak) = (encoded.loudness, encoded.truePeak)
+    func commit(_ file: AtomicOutputFile, delivered: Delivered, limited: Bool) throws -> RenderedTrack {
+        let (loudness, peak) = (delivered.loudness, delivered.truePeak)
         var sheet = draft
         // the disk takes the file's tail while it is hashed
         AtomicOutputFile.startWriteback(fileDescriptor: file.fileDescriptor)
@@ -53,7 +56,7 @@ struct TrackFiles {
         var sidecars: [AtomicOutputFile] = []
         for (kind, path) in output.sidecars {
             let sidecar = try AtomicOutputFile(path: path)
-            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: encoded.peaks).utf8))
+            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks).utf8))
             sidecars.append(sidecar)
         }
         try AtomicOutputFile.commitTogether([file, cues] + sidecars)
@@ -62,7 +65,7 @@ struct TrackFiles {
             sidecarPaths: output.sidecars.map(\.1), format: output.format, frames: sheet.audio.frames,
             sampleRate: sheet.audio.sampleRate, loudness: loudness.isFinite ? loudness : nil,
             truePeak: peak.isFinite ? peak : nil, sha256: sheet.audio.sha256, bytes: bytes, limited: limited,
-            peaks: encoded.peaks, cueSheet: sheet)
+            peaks: delivered.peaks, cueSheet: sheet, warnings: warnings)
     }
 
     /// A sidecar file's text.

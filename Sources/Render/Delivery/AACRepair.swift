@@ -8,13 +8,13 @@ import Foundation
 ///
 /// AAC's overshoot on a noise bed is sporadic: on the benchmark's rain hour, one raindrop in
 /// thousands decodes 1–4 dB over its input's peak, at places that move whenever the encoder's
-/// input changes. Lowering the whole track's ceiling for them (what the lossy check does
+/// input changes. Lowering the whole track's ceiling for them (what the loudness loop does
 /// after a failed encoding) costs a second encoding of the whole track and limits every
 /// other raindrop too. A dip is a gain reduction of the overshoot plus `headroomDB`, held
 /// over the hops that overshoot and eased in and out over `rampSeconds` with a raised
 /// cosine in dB (a limiter's gain reduction, computed from the decoded result). A dipped
 /// stretch that still overshoots is dipped deeper, up to `rounds` times; more than
-/// `maximumRegions` stretches at once is not sporadic, and is left to the lossy check's
+/// `maximumRegions` stretches at once is not sporadic, and is left to the loudness loop's
 /// lower ceiling. Each patch's mix is rendered from a warm-up before its encoder's first
 /// frame; a mix that must start at frame 0 (a synth bed) is rendered once per round for all
 /// of its patches.
@@ -24,6 +24,7 @@ struct AACRepair {
     let plan: LoudnessPlan?
     let channels: Int
     let sampleRate: Int
+    let observer: (any RenderObserver)?
     let warmStart: (Int64) -> Int64
 
     static let rounds = 4
@@ -64,7 +65,7 @@ struct AACRepair {
                     stretches.append(Dip(hops: h...h, depthDB: need))
                 }
             }
-            TrackRenderer.trace(
+            observer?.lossy(
                 String(
                     format: "repair round %d: %d hops over %.2f dBTP (the loudest %.2f) in %d stretches", round, over.count, allowedPeak,
                     heard.truePeak, stretches.count))

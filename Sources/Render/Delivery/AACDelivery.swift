@@ -3,9 +3,11 @@ import AudioIO
 import DSP
 import Foundation
 
-/// The encode pass of an AAC M4A: the track in parts on every core, checked as decoded,
-/// repaired where the codec overshoots, then muxed.
+/// AAC in an M4A: the codec sampled before the one encoding, the track in parts on every
+/// core, checked as decoded, repaired where the codec overshoots, then muxed.
 ///
+/// 0. **Probe** (`CodecProbe`, `expectedShift`): what AAC does to the planned mix's loudness
+///    and peaks, so `LoudnessLoop` aims past it before the first encoding.
 /// 1. **Parts** (`AACPartLayout`): each part's mix is rendered from half a second before
 ///    its encoder's first frame (a file bed; a synth bed's mix from frame 0), through the
 ///    plan's stages, into an AAC encoder of its own; the parts run side by side on
@@ -15,41 +17,46 @@ import Foundation
 ///    where both encoders chose the same window.
 /// 3. **As decoded** (`Measurement` over `AACTrack.decode`, two spans on two threads): the
 ///    loudness, true peak, hop peaks and gating blocks players will hear.
-/// 4. **Repairs** (`AACRepair`): where the decoded true peak passes what the lossy check
+/// 4. **Repairs** (`AACRepair`): where the decoded true peak passes what the loudness loop
 ///    allows (AAC's quantization noise on a transient: a raindrop), that stretch is encoded
 ///    again with the mix dipped under it and patched in, instead of encoding the whole track
 ///    again at a lower ceiling.
-/// 5. **Mux** (`AACTrack.mux`) into the output file.
-struct AACEncodePass {
-    let sources: TrackSources
-    let output: OutputPlan
-    let metadata: EmbeddedMetadata
-    let channels: Int
-    let sampleRate: Int
-    let threads: Int
-    /// The highest decoded true peak the lossy check passes (dBTP); nil: `loudness: off`, no repair.
-    let allowedPeak: Double?
-    /// The error for a mix that clips at a frame (`loudness: off`).
-    let clipped: (Int64) -> Error
+/// 5. **Mux** (`AACTrack.mux`) into the output file, and its edit list read back: the
+///    packets were decoded and metered before they were muxed (with the decoder `M4AReader`
+///    opens), so only the duration players will be told is checked.
+struct AACDelivery: Delivery {
+    let input: DeliveryInput
+
+    init(_ input: DeliveryInput) { self.input = input }
 
     /// Half a second of mix before a part's first frame settles the limiter's look-ahead and release.
     static let warmUpSeconds = 0.5
 
-    func run(plan: LoudnessPlan?, into file: AtomicOutputFile) throws -> EncodePass.Encoded {
+    var ceiling: Double { input.output.ceiling }
+    var isDecoded: Bool { true }
+
+    func expectedShift(of plan: LoudnessPlan) throws -> CodecProbe.Shift? {
+        guard let bitrate = input.output.bitrate else { return nil }
+        return try CodecProbe.aacShift(
+            sources: input.sources, plan: plan, bitrate: bitrate, sampleRate: input.sampleRate, channels: input.channels)
+    }
+
+    func deliver(_ plan: LoudnessPlan?, into file: AtomicOutputFile) throws -> Delivered {
         StageClock.shared.countPass()
+        let (sources, output, channels, sampleRate) = (input.sources, input.output, input.channels, input.sampleRate)
         let total = sources.totalFrames
         guard let bitrate = output.bitrate else {
             throw AudioError(file: output.audioPath, operation: "encode", reason: "an AAC encoding needs a bit rate", kind: .software)
         }
         let track = try AACTrack(bitrate: bitrate, sampleRate: sampleRate, channels: channels, totalFrames: total, path: output.audioPath)
         let layout = track.layout
-        var columns = PeakColumns(count: TrackRenderer.pictureColumns, totalFrames: total)
+        var columns = PeakColumns(count: Delivered.pictureColumns, totalFrames: total)
         var clip: Int64?
         let lock = NSLock()
-        try Parallel.run(layout.count, threads: threads) { (k) throws(AudioError) in
+        try Parallel.run(layout.count, threads: input.threads) { (k) throws(AudioError) in
             let encoder = try track.partEncoder(k)
             let nominal = layout.boundaries[k]..<layout.boundaries[k + 1]
-            let partColumns = PeakColumnsSink(count: TrackRenderer.pictureColumns, totalFrames: total, channels: channels, start: nominal.lowerBound)
+            let partColumns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels, start: nominal.lowerBound)
             let guardSink = plan == nil ? ClipGuard(channels: channels, start: nominal.lowerBound) : nil
             let start = warmStart(encoder.input.lowerBound)
             var mix = try sources.makeMix(from: start, to: encoder.input.upperBound)
@@ -66,28 +73,38 @@ struct AACEncodePass {
             guard guardSink?.clip == nil else { return }
             try encoder.finish()
         }
-        if let clip { throw clipped(clip) }
+        if let clip { throw input.clipped(at: clip) }
         try track.joinParts()
-        var heard = try Measurement.run(totalFrames: total, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: true) {
+        var heard = try Measurement.run(totalFrames: total, sampleRate: sampleRate, channels: channels, threads: input.threads, canSplit: true) {
             (span, meter) throws(AudioError) in try decode(track, span, into: meter)
         }
-        TrackRenderer.trace(
+        input.observer?.lossy(
             String(
                 format: "AAC in %d parts (%d joins where no window matched): %.2f LUFS, %.2f dBTP decoded", layout.count,
                 track.unmatchedJoins, heard.loudness, heard.truePeak))
-        if let allowedPeak {
-            try AACRepair(track: track, sources: sources, plan: plan, channels: channels, sampleRate: sampleRate, warmStart: warmStart)
-                .repair(&heard, allowedPeak: allowedPeak) { (span, meter) throws(AudioError) in try decode(track, span, into: meter) }
+        if input.recipe.output.loudness != nil {
+            // repaired where the decoded true peak passes what the loudness loop allows
+            try AACRepair(
+                track: track, sources: sources, plan: plan, channels: channels, sampleRate: sampleRate, observer: input.observer,
+                warmStart: warmStart
+            ).repair(&heard, allowedPeak: LoudnessPlan.allowedPeak(input.recipe.output.truePeak)) { (span, meter) throws(AudioError) in
+                try decode(track, span, into: meter)
+            }
         }
         try track.mux(
-            fileDescriptor: file.fileDescriptor, path: output.audioPath, metadata: metadata.m4aTags, chapters: metadata.chapters)
-        return EncodePass.Encoded(
-            loudness: heard.loudness, truePeak: heard.truePeak, peaks: columns.peaks, heard: (heard.loudness, heard.truePeak, total))
+            fileDescriptor: file.fileDescriptor, path: output.audioPath, metadata: input.metadata.m4aTags, chapters: input.metadata.chapters)
+        let listed = try M4AReader.frames(descriptor: file.fileDescriptor, path: output.audioPath)
+        guard listed == total else {
+            throw AudioError(
+                file: output.audioPath, operation: "verify", reason: "its edit list lasts \(listed.map(String.init) ?? "no") frames, not \(total)",
+                kind: .software)
+        }
+        return Delivered(loudness: heard.loudness, truePeak: heard.truePeak, peaks: columns.peaks)
     }
 
     /// Where a mix that feeds frames from `first` on starts: a warm-up before, or frame 0 for a mix that must.
     func warmStart(_ first: Int64) -> Int64 {
-        sources.canStartAnywhere ? max(0, first - Int64(Self.warmUpSeconds * Double(sampleRate))) : 0
+        input.sources.canStartAnywhere ? max(0, first - Int64(Self.warmUpSeconds * Double(input.sampleRate))) : 0
     }
 }
 

@@ -12,8 +12,8 @@ import Foundation
 /// rendered once and `stretches` spans of `stretchSeconds` spread over it are encoded to an
 /// unnamed scratch M4A, decoded and metered against what went in. The render then aims the
 /// target by that shift, and lowers the limiter's ceiling when the planned peak plus the
-/// sample's overshoot would pass what the lossy check allows (bells on rain at 128k: +0.3 dB).
-/// `LossyCheck` still measures the whole file afterwards: a probe that guessed wrong costs
+/// sample's overshoot would pass what the loudness loop allows (bells on rain at 128k: +0.3 dB).
+/// `AACDelivery` still measures the whole file afterwards: a probe that guessed wrong costs
 /// the second encoding it would have cost anyway.
 ///
 /// Each span is faded in and out over `edge` on both sides of the comparison, so the joins

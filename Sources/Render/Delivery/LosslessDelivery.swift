@@ -1,0 +1,51 @@
+import AudioCore
+import AudioIO
+import DSP
+import Foundation
+
+/// WAV, FLAC, CAF and ALAC: one pass of the mix through the plan's gain or limiter into the
+/// encoder sink, the waveform's columns, and the meters the plan still needs. The file holds
+/// what was encoded, so what the pass (or the plan) measured is the file's loudness and true
+/// peak, and the plan's ceiling is the recipe's own.
+struct LosslessDelivery: Delivery {
+    let input: DeliveryInput
+    /// Whether the pass meters what it encodes where the plan does not know it; false when
+    /// the file is measured decoded afterwards (`LossyDelivery`'s pass is this one).
+    var metered = true
+
+    init(_ input: DeliveryInput, metered: Bool = true) {
+        self.input = input
+        self.metered = metered
+    }
+
+    var ceiling: Double { input.output.ceiling }
+    var isDecoded: Bool { false }
+
+    func deliver(_ plan: LoudnessPlan?, into file: AtomicOutputFile) throws -> Delivered {
+        let (channels, rate, output) = (input.channels, input.sampleRate, input.output)
+        let total = input.sources.totalFrames
+        let encoder = try TrackEncoder(
+            format: output.format, bitDepth: output.bitDepth, bitrate: output.bitrate, fileDescriptor: file.fileDescriptor,
+            path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
+            seed: input.seed.dither, serial: input.seed.serial, metadata: input.metadata)
+        let sink = EncoderSink(encoder: encoder, channels: channels, threaded: input.threads > 1)
+        let columns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels)
+        let guardSink = plan == nil ? ClipGuard(channels: channels) : nil
+        // a plain gain's loudness and peak are pass 1's shifted; a limited one's peak is measured here
+        let meter =
+            metered && plan?.truePeak == nil
+            ? try MeterSink(channels: channels, sampleRate: rate, loudness: plan == nil, vorbisOrder: output.format.hasVorbisOrder) : nil
+        let sinks: [any Sink] = [guardSink as (any Sink)?, meter, columns, sink].compactMap { $0 }
+        var mix = try input.sources.makeMix()
+        let written = try Driver.run(&mix, channels: channels, through: plan?.stages(channels: channels, sampleRate: rate) ?? [], into: sinks)
+        if let clip = guardSink?.clip { throw input.clipped(at: clip) }
+        guard written == total else {
+            throw AudioError(file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(total)", kind: .software)
+        }
+        try sink.finish()
+        let measured = meter?.finish()
+        return Delivered(
+            loudness: measured?.loudness ?? plan?.loudness ?? -.infinity,
+            truePeak: plan?.truePeak ?? measured?.truePeak ?? -.infinity, peaks: columns.peaks)
+    }
+}
