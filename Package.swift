@@ -70,6 +70,8 @@ let package = Package(
 
         /// The cue sheet model, JSON in and out, phase lookup; no C, builds for iOS too.
         .target(name: "CadenceCues"),
+        /// The JSON Schemas of recipes and cue sheets (`schema/*.schema.json`), built from the parser's grammar, limits and keys.
+        .target(name: "Schema", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
         /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio.
         .target(name: "Sidecars", dependencies: ["CadenceCues"]),
 
@@ -116,7 +118,7 @@ let package = Package(
         .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
-        .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),
+        .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Schema", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),

@@ -1,6 +1,7 @@
 import AudioCore
 import CadenceCues
 import Foundation
+import Schema
 import Testing
 
 @testable import Recipe
@@ -67,18 +68,29 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 2, "\(result)")
     }
 
-    /// The schema files are generated: what is committed is what `schema/generate.py` writes.
-    @Test(.enabled(if: Python.isAvailable, Python.missing))
-    func schemasAreUpToDate() throws {
-        let python = try #require(Python.executable)
-        let folder = try TempFolder()
-        let result = try run(python, [repositoryPath("schema/generate.py"), folder.path])
-        #expect(result.status == 0, "\(result)")
-        for path in [recipeSchema, cueSheetSchema] {
-            let name = (path as NSString).lastPathComponent
-            let fresh = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))
-            let committed = try Data(contentsOf: URL(fileURLWithPath: path))
-            #expect(fresh == committed, "\(name) differs from what schema/generate.py writes: run python3 schema/generate.py")
+    /// The schema files are generated (`Sources/Schema`): what is committed is what the generator
+    /// writes. `CADENCE_RECORD_GENERATED=1` rewrites the files instead.
+    @Test func schemasAreUpToDate() throws {
+        let record = ProcessInfo.processInfo.environment["CADENCE_RECORD_GENERATED"] == "1"
+        for file in SchemaFiles.all {
+            let path = repositoryPath(file.path)
+            if record {
+                try file.text.write(toFile: path, atomically: true, encoding: .utf8)
+                continue
+            }
+            let committed = try String(contentsOfFile: path, encoding: .utf8)
+            let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
+            let new = file.text.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+            let same = committed == file.text
+            #expect(
+                same,
+                """
+                \(file.path) differs from what Sources/Schema generates, from line \(line + 1):
+                  committed: \(line < old.count ? old[line] : "(end of file)")
+                  generated: \(line < new.count ? new[line] : "(end of file)")
+                run \(SchemaFiles.regenerate)
+                """)
         }
     }
 
