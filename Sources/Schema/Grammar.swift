@@ -231,9 +231,8 @@ enum Grammar {
     }()
     static let promptTime = #"^\#(space)(?:\#(durationBody)|\#(anchor)\#(space)(?:[+-]\#(space)\#(durationBody))?)\#(space)$"#
 
-    // TODO(keys): Units.voiceLevelRange and Units.duckDepthRange once the key table lands
-    static let voiceLevelRange: ClosedRange<Double> = -40 ... -10
-    static let duckDepthRange = 0...40
+    static let voiceLevelRange = Units.voiceLevelRange
+    static let duckDepthRange = Int(Units.duckDepthRange.lowerBound)...Int(Units.duckDepthRange.upperBound)
 
     // MARK: - Lengths over a limit
 
