@@ -9,6 +9,8 @@ public enum RecipeGrammarFacts {
     public static var boundaryCues: [String] { DecodeContext.boundaryCues }
     /// The keys that limit a cue: `until`, `cycles`.
     public static var limitKeys: [String] { DecodeContext.limitKeys }
+    /// The keys only the tick cue takes: `every`, `on`.
+    public static var tickKeys: [String] { DecodeContext.tickKeys }
     /// The cue that sounds inside phases: `tick`.
     public static var tickCue: String { DecodeContext.tickCue }
 }
