@@ -62,7 +62,10 @@ public enum RecipeKeys {
             "the track's name in files and the catalog: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters"
         ),
         RecipeKey(
-            "title", .text, defaultText: "the pattern's name (with `program`, the first segment's)", range: oneLine, canonical: .line("title"),
+            "title", .text,
+            defaultText:
+                "the pattern's name (`Box Breathing`; `Custom Pattern` for an inline pattern without `name:`; with `program`, the first segment's)",
+            range: oneLine, canonical: .line("title"),
             typeText: "text", examples: ["Evening Calm", "Focus Reset"], "what players show"),
         RecipeKey(
             "category", .text, range: oneLine, canonical: .line("category"), typeText: "text", examples: ["Focus", "Sleep"],
@@ -124,7 +127,8 @@ public enum RecipeKeys {
             canonical: .line("bed"), typeText: "mapping, list of up to \(RecipeLimits.maxBedLayers) layers, or `none`",
             examples: ["{ synth: pink-noise }", "none"], "what plays underneath ([Bed](#bed))"),
         RecipeKey(
-            "cues", .anyOf([.word("none"), .mapping]), defaultText: "soft tones on inhale and exhale, a chime at start and end",
+            "cues", .anyOf([.word("none"), .mapping]),
+            defaultText: "soft tones on inhale (528 Hz) and exhale (396 Hz), 1 s at -20 dB; a `chime` at start and end",
             canonical: .line("cue.<kind>"), typeText: "mapping or `none`", examples: ["{ inhale: bell }", "none"],
             "what sounds as phases start ([Cues](#cues))"),
         RecipeKey("voice", .mapping, canonical: .section, typeText: "mapping", "spoken prompts ([Voice](#voice))"),
@@ -361,11 +365,12 @@ public enum RecipeKeys {
                 "\(RecipeLimits.channelCounts.lowerBound) to \(RecipeLimits.channelCounts.upperBound), layouts below (`alac`: \(spoken(RecipeLimits.alacChannelCounts)); `m4a`: 1 to 6 or 8)",
             canonical: .line("output.channels"), typeText: "whole number", examples: ["1", "6"], "the file's channel count"),
         RecipeKey(
-            "output.format", .choice(AudioFormat.allCases.map(\.rawValue)), defaultText: "from the `-o` extension; FLAC without `-o`",
+            "output.format", .choice(AudioFormat.allCases.map(\.rawValue)),
+            defaultText: "from the `-o` extension; FLAC without `-o` (and in a catalog)",
             range: "see the table below", canonical: .line("output.format"),
             typeText: AudioFormat.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "), examples: ["flac", "wav"], "the container and codec"),
         RecipeKey(
-            "output.bit_depth", .choice(BitDepth.allCases.map(\.rawValue)), defaultText: "`24`",
+            "output.bit_depth", .choice(BitDepth.allCases.map(\.rawValue)), defaultText: "`24` where the format has one",
             range: "see the table below; ignored for lossy formats", canonical: .line("output.bit_depth"),
             typeText: "`16`, `24`, `32f` (float)", examples: ["16", "24"], "the sample format of a lossless file"),
         RecipeKey(
@@ -377,7 +382,9 @@ public enum RecipeKeys {
             range: signed(Units.truePeakRange, "dBTP"), canonical: .line("output.true_peak"), typeText: "true peak",
             examples: ["-1.5 dBTP", "-2 dBTP"], "the true-peak ceiling"),
         RecipeKey(
-            "output.bitrate", .bitrate, defaultText: "m4a `128k`, opus `96k`, mp3 `192k`, ogg: quality 0.5",
+            "output.bitrate", .bitrate,
+            defaultText:
+                "m4a `128k`, opus `96k`, mp3 `192k` (lowered to the most a format takes at a low rate or channel count); Ogg Vorbis quality 0.5",
             range:
                 "\(Units.bitrateRange.lowerBound / 1000)k to \(Units.bitrateRange.upperBound / 1000)k, and what the format takes at that rate and channel count",
             canonical: .line("output.bitrate", whenGiven: true), typeText: "bit rate (lossy formats only)", examples: ["160k", "96k"],
