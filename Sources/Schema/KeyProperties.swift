@@ -15,6 +15,10 @@ extension RecipeSchema {
     /// The schema of one key: its value's schema, described.
     static func property(_ row: RecipeKey) -> SchemaJSON {
         var out = value(row.type, at: row.path)
+        // a choice between forms gets the reference's name for them, which the validator's messages quote
+        if case .array(let forms)? = out["anyOf"], out["title"] == nil, forms.contains(where: { $0["$ref"] == nil && $0["title"] == nil }) {
+            out = (["title": .string(plain(row.typeText))] as SchemaJSON).merging(out)
+        }
         let members: SchemaJSON = ["description": .string(describe(row))]
         // the description follows a `$ref` or a title, and comes before the value's own members
         if case .object(let valueMembers) = out {
@@ -229,7 +233,11 @@ extension RecipeSchema {
                 "type": "string",
                 "pattern": .string(Grammar.draftVoice),
             ]
-        case .phaseKind: return ["title": "a phase kind like inhale or exhale", "type": "string", "pattern": .string(Grammar.kind)]
+        case .phaseKind:
+            return [
+                "title": "a phase kind (a lowercase word: letters, digits, '_') other than start and end", "type": "string",
+                "pattern": .string(Grammar.kind),
+            ]
         case .phaseKinds:
             return [
                 "title": "a phase kind, or a list of them",

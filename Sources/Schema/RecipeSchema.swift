@@ -6,7 +6,7 @@ import Recipe
 /// The properties of every mapping are the key table's rows (`RecipeKeys`, through `properties(_:)` in
 /// KeyProperties.swift); the `$defs` hold the value grammars, from `Grammar` (bounds from
 /// `RecipeLimits` and `Units`), and the rules between keys. `SchemaFileTests` checks the keys against
-/// the parser and the committed file against this.
+/// the parser, `GeneratedFilesTests` the committed file against this.
 enum RecipeSchema {
     static let quoted = " Quoted text is read like the same value written plain."
 

@@ -1,9 +1,10 @@
 import Foundation
 import Recipe
+import Schema
 import TestKit
 import Testing
 
-/// The committed files written from the key table: stale copies fail, and
+/// The committed files written from the key table (and the JSON Schemas, `Sources/Schema`): stale copies fail, and
 /// `CADENCE_RECORD_GENERATED=1 swift test --filter GeneratedFiles` rewrites them.
 @Suite struct GeneratedFilesTests {
     /// Every generated file: (path, generator). Add a file here to keep it generated.
@@ -18,7 +19,7 @@ import Testing
                         { @Sendable in RecipeKeys.fuzzDictionaryWords().map { RecipeKeys.dictionaryEntry($0) }.joined(separator: "\n") + "\n" }
                     )
                 ]),
-        ] + starterSeeds()
+        ] + SchemaFiles.all.map { file in .whole(file.path) { file.text } } + starterSeeds()
 
     /// `Fuzz/Corpus/recipe/starter-NAME.yml`: a copy of each recipe of `recipes/`; a seed whose recipe
     /// is gone must go too.

@@ -1,7 +1,6 @@
 import AudioCore
 import CadenceCues
 import Foundation
-import Schema
 import Testing
 
 @testable import Recipe
@@ -66,32 +65,6 @@ import Testing
         let result = try run(python, ["-c", check, recipeSchema, cueSheetSchema])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.split(separator: "\n").count == 2, "\(result)")
-    }
-
-    /// The schema files are generated (`Sources/Schema`): what is committed is what the generator
-    /// writes. `CADENCE_RECORD_GENERATED=1` rewrites the files instead.
-    @Test func schemasAreUpToDate() throws {
-        let record = ProcessInfo.processInfo.environment["CADENCE_RECORD_GENERATED"] == "1"
-        for file in SchemaFiles.all {
-            let path = repositoryPath(file.path)
-            if record {
-                try file.text.write(toFile: path, atomically: true, encoding: .utf8)
-                continue
-            }
-            let committed = try String(contentsOfFile: path, encoding: .utf8)
-            let old = committed.split(separator: "\n", omittingEmptySubsequences: false)
-            let new = file.text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
-            let same = committed == file.text
-            #expect(
-                same,
-                """
-                \(file.path) differs from what Sources/Schema generates, from line \(line + 1):
-                  committed: \(line < old.count ? old[line] : "(end of file)")
-                  generated: \(line < new.count ? new[line] : "(end of file)")
-                run \(SchemaFiles.regenerate)
-                """)
-        }
     }
 
     /// The examples and defaults the recipe schema shows (the key table's, read as YAML) are valid
