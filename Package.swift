@@ -70,6 +70,8 @@ let package = Package(
 
         /// The cue sheet model, JSON in and out, phase lookup; no C, builds for iOS too.
         .target(name: "CadenceCues"),
+        /// The JSON Schemas of recipes and cue sheets (`schema/*.schema.json`), built from the parser's grammar, limits and keys.
+        .target(name: "Schema", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
         /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio.
         .target(name: "Sidecars", dependencies: ["CadenceCues"]),
 
@@ -105,7 +107,7 @@ let package = Package(
         /// sound fixtures (written through AudioIO), exact decimal time and cue sheets read back (CadenceCues).
         .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues", "CSndfile"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "AudioCore"], exclude: ["BadInput"]),
+        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "Schema", "AudioCore"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128", "TestKit"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
@@ -120,7 +122,7 @@ let package = Package(
         .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
         .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
-        .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Render", "Recipe", "CadenceCues", "AudioCore"]),
+        .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Schema", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(
             name: "CatalogTests",
             dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),

@@ -3,7 +3,7 @@ import AudioCore
 /// `bed:` — the background: a sound file or a synthesized noise or drone.
 extension DecodeContext {
     /// The keys a `bed` mapping may hold.
-    static let bedKeys = ["file", "synth", "gain", "fade_in", "fade_out", "crossfade"]
+    static let bedKeys = RecipeKeys.children(of: "bed")
     /// The synthesized beds, by the name a recipe gives.
     static let synthNames = ["pink-noise", "brown-noise", "white-noise", "drone"]
     /// The drone's frequency when `synth: drone` gives none.

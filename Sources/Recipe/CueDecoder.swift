@@ -3,7 +3,7 @@ import AudioCore
 /// `cues:` — what sounds when a phase of each kind starts, plus `start` and `end`.
 extension DecodeContext {
     /// The keys a cue mapping may hold (`tone` keys, or `file` and `gain`).
-    static let cueKeys = ["tone", "preset", "length", "gain", "envelope", "harmonics", "file", "until", "cycles", "every", "on"]
+    static let cueKeys = RecipeKeys.children(of: "cues.<kind>")
     /// The cue that sounds inside phases (recipe-v1.1 § Ticks), and the keys only it takes.
     static let tickCue = "tick"
     static let tickKeys = ["every", "on"]
@@ -72,7 +72,7 @@ extension DecodeContext {
     }
 
     /// The keys that limit a cue to part of the session, in a cue's mapping or beside the cues.
-    static let limitKeys = ["until", "cycles"]
+    static let limitKeys = RecipeKeys.children(of: "cues")
 
     /// The phase kinds the recipe's cues (their keys) and voice prompts (their `on:`) name, as written.
     func namedKinds(cues: NodeID?, voice: NodeID?) -> Set<String> {

@@ -1,7 +1,7 @@
 /// `output:` — sample rate, channels, format, bit depth, loudness target, true-peak ceiling and a lossy format's bit rate.
 extension DecodeContext {
     /// The keys an `output` mapping may hold.
-    static let outputKeys = ["sample_rate", "channels", "format", "bit_depth", "loudness", "true_peak", "bitrate", "sidecars"]
+    static let outputKeys = RecipeKeys.children(of: "output")
 
     /// Reads `output`; keys that are wrong are reported and keep their defaults, so that
     /// later checks (the Nyquist frequency) still have a sample rate to use.

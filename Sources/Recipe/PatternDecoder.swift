@@ -6,6 +6,10 @@ extension DecodeContext {
     static let maxKindLength = 64
     /// Cue names that can never be phase kinds.
     static let reservedKinds = ["start", "end"]
+    /// The keys of an inline pattern.
+    static let patternKeys = RecipeKeys.children(of: "pattern")
+    /// The keys of a phase in long form (`- { kind: inhale, length: 4s, label: Top Up }`).
+    static let phaseKeys = RecipeKeys.children(of: "pattern.phases[]")
     /// The display name of an inline pattern without `name:`.
     static let defaultPatternName = "Custom Pattern"
 
@@ -27,7 +31,7 @@ extension DecodeContext {
             return nil
         }
         let before = problemCount
-        guard let fields = fields(of: node, path: path, allowed: ["name", "phases"], what: what) else { return nil }
+        guard let fields = fields(of: node, path: path, allowed: Self.patternKeys, what: what) else { return nil }
         let name = fields["name"].flatMap { string($0, path: path + ".name") } ?? Self.defaultPatternName
         guard let phasesNode = fields["phases"] else {
             missing(["phases"], in: node, "\(path): expected a list of phases under 'phases:' (like '- inhale: 4s'), found none")
@@ -66,7 +70,7 @@ extension DecodeContext {
             expected(what, at: node, path: path)
             return nil
         }
-        let longKeys = ["kind", "length", "label"]
+        let longKeys = Self.phaseKeys
         if pairs.count == 1, let kind = text(pairs[0].key), !longKeys.contains(kind) {
             // Short form: the key is the kind, the value its length.
             remember(path + ".kind", pairs[0].key)

@@ -3,9 +3,9 @@ import AudioCore
 /// `program:` (recipe-v1.1 § Programs) and `ramp:` (§ Ramps).
 extension DecodeContext {
     /// The keys of one program segment, in the order messages list them.
-    static let segmentKeys = ["pattern", "cycles", "duration", "end_on", "ramp", "label"]
+    static let segmentKeys = RecipeKeys.children(of: "program[]")
     /// The keys of `ramp:`.
-    static let rampKeys = ["to", "over"]
+    static let rampKeys = RecipeKeys.children(of: "ramp")
 
     /// Reads `program`: 1 to `RecipeLimits.maxSegments` segments. `endOn` is the top-level `end_on`,
     /// each segment's default. Nil after a problem.

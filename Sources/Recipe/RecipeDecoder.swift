@@ -3,11 +3,7 @@ import AudioCore
 /// Turns a YAML document into a validated `Recipe`, collecting every problem.
 enum RecipeDecoder {
     /// The keys a recipe may hold at the top level, in the order messages list them.
-    static let topKeys = [
-        "id", "title", "category", "premium", "sort_order", "delivery", "duration", "cycles", "variants", "end_on", "pattern", "program", "ramp",
-        "intro", "outro",
-        "bed", "cues", "voice", "output",
-    ]
+    static let topKeys = RecipeKeys.children(of: "")
 
     /// Decodes `document`; the failure holds every diagnostic, sorted by position.
     static func decode(_ document: YAMLDocument, file: String, defaultID: String) -> Result<Recipe, DiagnosticList> {

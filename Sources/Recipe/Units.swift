@@ -19,6 +19,10 @@ public enum Units {
     public static let loudnessRange: ClosedRange<Double> = -70 ... -5
     /// True-peak ceilings are accepted from -20 dBTP to 0 dBTP.
     public static let truePeakRange: ClosedRange<Double> = -20...0
+    /// `voice.level` is accepted from -40 LUFS to -10 LUFS.
+    public static let voiceLevelRange: ClosedRange<Double> = -40 ... -10
+    /// `voice.duck` is accepted from 0 dB (no ducking) to 40 dB.
+    public static let duckDepthRange: ClosedRange<Double> = 0...40
 
     /// Longer text is never a value.
     static let maxLength = 64
@@ -234,7 +238,7 @@ public enum Units {
 
     /// `voice.level`: the loudness every prompt clip is gained to, from -40 to -10 LUFS; `off` is nil.
     public static func voiceLevel(_ text: String) -> Result<Double?, UnitError> {
-        loudness(text, within: -40 ... -10)
+        loudness(text, within: voiceLevelRange)
     }
 
     /// A loudness in LUFS (or LKFS) inside `range`, or `off` (nil); the error quotes that range.
@@ -251,7 +255,9 @@ public enum Units {
     public static func duckDepth(_ text: String) -> Result<Voice.Duck, UnitError> {
         if lowerASCII(trimmed(text)) == "wcag" { return .success(.wcag) }
         return quantity(text, units: [("db", 0)], unitHelp: "dB").flatMap { value in
-            (0...40).contains(value) ? .success(.depth(value)) : .failure(UnitError("outside 0 … 40 dB"))
+            duckDepthRange.contains(value)
+                ? .success(.depth(value))
+                : .failure(UnitError("outside \(Int(duckDepthRange.lowerBound)) … \(Int(duckDepthRange.upperBound)) dB"))
         }
     }
 

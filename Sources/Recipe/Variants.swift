@@ -53,7 +53,7 @@ extension Recipe {
 
 extension DecodeContext {
     /// The keys `variants:` may hold.
-    static let variantKeys = ["duration"]
+    static let variantKeys = RecipeKeys.children(of: "variants")
 
     /// `variants: { duration: [5m, 10m, 20m] }`: lengths above zero, at most `RecipeLimits.maxVariants`,
     /// each making a distinct valid id from `id`. Nil after a problem.

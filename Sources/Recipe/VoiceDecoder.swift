@@ -3,9 +3,9 @@ import AudioCore
 /// `voice:` (recipe-v1.1 § Voice prompts): levels, ducking and the list of prompts.
 extension DecodeContext {
     /// The keys `voice:` may hold.
-    static let voiceKeys = ["level", "gain", "duck", "attack", "release", "draft_voice", "prompts"]
+    static let voiceKeys = RecipeKeys.children(of: "voice")
     /// The keys one prompt may hold.
-    static let promptKeys = ["at", "on", "cycles", "segment", "until", "file", "text"]
+    static let promptKeys = RecipeKeys.children(of: "voice.prompts[]")
 
     /// Reads `voice`; `on:` kinds are checked against `pattern` when it was read. Nil after a problem.
     mutating func voice(_ node: NodeID, pattern: Pattern?, named: Set<String> = []) -> Voice? {

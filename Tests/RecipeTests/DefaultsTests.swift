@@ -1,4 +1,5 @@
 import AudioCore
+import TestKit
 import Testing
 
 @testable import Recipe
@@ -18,6 +19,11 @@ import Testing
         #expect(recipe.outro == .zero)
         #expect(recipe.bed == nil)
         #expect(recipe.output == OutputSettings(sampleRate: 48000, channels: 2, format: nil, bitDepth: nil, loudness: -16, truePeak: -1))
+        // the key table states these defaults: the reference's tables and the schema are written from it
+        func stated(_ path: String) -> String { RecipeKeys.row(path)?.defaultValue ?? "(no default)" }
+        #expect(stated("output.sample_rate") == "48000" && stated("output.channels") == "2")
+        #expect(stated("output.loudness") == "-16 LUFS" && stated("output.true_peak") == "-1 dBTP")
+        #expect(stated("premium") == "false" && stated("end_on") == "cycle" && stated("intro") == "0s" && stated("outro") == "0s")
     }
 
     @Test func cuesWithoutCuesKey() throws {
@@ -230,5 +236,15 @@ import Testing
         let recipe = try load("pattern: box\nduration: 1:02.5\nintro: 010\n")
         #expect(recipe.length == .duration(ns(62, 500_000_000)))
         #expect(recipe.intro == ns(10))
+    }
+
+    /// Writing a key's default changes nothing: the table's default is the model's.
+    @Test(arguments: RecipeKeys.all.filter { $0.defaultValue != nil })
+    func defaultIsTheModels(_ row: RecipeKey) throws {
+        guard let value = row.defaultValue else { return }
+        let written = try load(KeySample.recipe(row.path, value))
+        let left = try load(KeySample.recipe(row.path, nil))
+        #expect(written.canonicalText == left.canonicalText, "\(row.path): \(value)")
+        if row.path == "delivery" { #expect(written.delivery == left.delivery) }
     }
 }

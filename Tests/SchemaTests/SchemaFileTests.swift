@@ -67,19 +67,41 @@ import Testing
         #expect(result.stdout.split(separator: "\n").count == 2, "\(result)")
     }
 
-    /// The schema files are generated: what is committed is what `schema/generate.py` writes.
+    /// The examples and defaults the recipe schema shows (the key table's, read as YAML) are valid
+    /// values of their properties: a table row whose example its type refuses fails here.
     @Test(.enabled(if: Python.isAvailable, Python.missing))
-    func schemasAreUpToDate() throws {
+    func examplesAndDefaultsAreValid() throws {
         let python = try #require(Python.executable)
-        let folder = try TempFolder()
-        let result = try run(python, [repositoryPath("schema/generate.py"), folder.path])
+        let check = """
+            import json, sys
+            from jsonschema import Draft202012Validator
+            root = json.load(open(sys.argv[1]))
+            count = 0
+            def walk(node, path):
+                global count
+                if isinstance(node, dict):
+                    for name, prop in (node.get("properties") or {}).items():
+                        if not isinstance(prop, dict): continue
+                        values = list(prop.get("examples", [])) + ([prop["default"]] if "default" in prop else [])
+                        schema = {k: v for k, v in prop.items() if k not in ("examples", "default")}
+                        schema["$defs"] = root["$defs"]
+                        for value in values:
+                            count += 1
+                            for error in list(Draft202012Validator(schema).iter_errors(value))[:1]:
+                                print(f"{path}/properties/{name}: {value!r}: {error.message}")
+                    for key, value in node.items():
+                        if key not in ("if", "then", "not"): walk(value, path + "/" + key)
+                elif isinstance(node, list):
+                    for i, value in enumerate(node): walk(value, f"{path}/{i}")
+            walk(root, "#")
+            print(count, "checked")
+            """
+        let result = try run(python, ["-c", check, recipeSchema])
         #expect(result.status == 0, "\(result)")
-        for path in [recipeSchema, cueSheetSchema] {
-            let name = (path as NSString).lastPathComponent
-            let fresh = try Data(contentsOf: URL(fileURLWithPath: folder.file(name)))
-            let committed = try Data(contentsOf: URL(fileURLWithPath: path))
-            #expect(fresh == committed, "\(name) differs from what schema/generate.py writes: run python3 schema/generate.py")
-        }
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "invalid examples or defaults:\n\(result.stdout)")
+        let checked = Int(lines.last?.split(separator: " ").first ?? "") ?? 0
+        #expect(checked > 150, "\(result.stdout)")
     }
 
     @Test(arguments: [recipeSchema, cueSheetSchema])
