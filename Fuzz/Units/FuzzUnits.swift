@@ -80,7 +80,7 @@ enum UnitsFuzz {
         fuzzCheck(Units.bitrate(padded) == bitrate, "bitrate: spaces around \(text.debugDescription) change the result")
         fuzzCheck(value(Units.bitrate(upper)) == value(bitrate), "bitrate: case changes the value of \(text.debugDescription)")
         if case .success(let bits) = bitrate {
-            fuzzCheck(Units.bitrateRange.contains(bits), "bitrate \(bits) of \(text.debugDescription)")
+            fuzzCheck(AudioFormat.bitrateRange.contains(bits), "bitrate \(bits) of \(text.debugDescription)")
             for form in ["\(bits) bps", "\(Double(bits) / 1000)k", "\(Double(bits) / 1000) kbps"] {
                 fuzzCheck(value(Units.bitrate(form)) == bits, "bitrate \(bits) does not read back from \(form.debugDescription)")
             }

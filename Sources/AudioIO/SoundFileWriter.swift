@@ -26,6 +26,8 @@ public final class SoundFileWriter {
         public static let caf24 = Format(major: Int32(SF_FORMAT_CAF), subtype: Int32(SF_FORMAT_ALAC_24))
         public static let opus = Format(major: Int32(SF_FORMAT_OGG), subtype: Int32(SF_FORMAT_OPUS))
         public static let mp3 = Format(major: Int32(SF_FORMAT_MPEG), subtype: Int32(SF_FORMAT_MPEG_LAYER_III))
+        /// The same encoding in RF64 (EBU Tech 3306), the WAV that keeps 64-bit sizes past 4 GiB.
+        public var rf64: Format { Format(major: Int32(SF_FORMAT_RF64), subtype: subtype) }
     }
 
     public let path: String
@@ -139,11 +141,15 @@ public final class SoundFileWriter {
     public static func compressionLevel(bitrate: Int, format: Format, sampleRate: Int, channels: Int) -> Double? {
         let level: Double
         if format.major == Int32(SF_FORMAT_MPEG) {
-            let (top, bottom) = sampleRate >= 32000 ? (320.0, 32.0) : sampleRate >= 16000 ? (160.0, 8.0) : (64.0, 8.0)
+            // the MPEG version's top (`FormatFacts.bitrates`) at level 0, libsndfile's bottom (MPEG-1 32k, else 8k) at 1
+            guard let range = AudioFormat.mp3.facts.bitrates(sampleRate: sampleRate, channels: channels)?.range else { return nil }
+            let (top, bottom) = (Double(range.upperBound) / 1000, sampleRate >= 32000 ? 32.0 : 8.0)
             level = (top - (Double(bitrate) / 1000 + 0.5)) / (top - bottom)
         } else if format.subtype == Int32(SF_FORMAT_OPUS) {
+            // Opus's per-channel range (`FormatFacts.bitrates`) is libsndfile's level scale
+            guard case .perChannel(let each) = AudioFormat.opus.facts.bitrates else { return nil }
             let perChannel = Double(bitrate) / Double(max(channels, 1))
-            level = 1 - (perChannel - 6000 + 0.5) / 250_000
+            level = 1 - (perChannel - Double(each.lowerBound) + 0.5) / Double(each.upperBound - each.lowerBound)
         } else {
             return nil
         }
@@ -156,6 +162,18 @@ public final class SoundFileWriter {
     public func setString(_ kind: Int32, _ value: String) {
         guard let handle else { return }
         sf_set_string(handle, kind, value)
+    }
+
+    /// Sets the tags libsndfile writes of `tags` (`TITLE`, `ALBUM`, `COMMENT`; others are left out).
+    public func setTags(_ tags: [(String, String)]) {
+        for (key, value) in tags {
+            switch key {
+            case "TITLE": setString(Int32(SF_STR_TITLE), value)
+            case "ALBUM": setString(Int32(SF_STR_ALBUM), value)
+            case "COMMENT": setString(Int32(SF_STR_COMMENT), value)
+            default: break
+            }
+        }
     }
 
     /// Writes `frames` frames of interleaved floats (`sf_writef_float`).

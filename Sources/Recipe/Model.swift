@@ -258,57 +258,11 @@ public enum CueSound: Sendable, Equatable {
     case file(String, gainDB: Double)
 }
 
-/// Output container / codec.
-public enum AudioFormat: String, Sendable, CaseIterable {
-    /// `m4a`: AAC-LC in MP4; `alac`: Apple Lossless in MP4 (recipe-v1.1 § Output).
-    case wav, flac, ogg, opus, mp3, caf, m4a, alac
-
-    /// The file extension written for this format (both M4A codecs write `.m4a`).
-    public var fileExtension: String { self == .alac ? "m4a" : rawValue }
-
-    /// Every extension a track may be written with, each once, in `allCases` order.
-    public static let fileExtensions: [String] = allCases.map(\.fileExtension).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
-
-    /// Lossy formats have no bit depth and need decoding to check.
-    public var isLossy: Bool { self == .ogg || self == .opus || self == .mp3 || self == .m4a }
-    /// The file keeps the mix's channels in Vorbis order (Ogg Vorbis, Opus): for 6 to 8 channels
-    /// the LFE is the last channel, not the 4th (the loudness meter weighs them so).
-    public var hasVorbisOrder: Bool { self == .ogg || self == .opus }
-
-    /// Formats that hold integer samples only (16 or 24 bits).
-    public var isIntegerOnly: Bool { self == .flac || self == .caf || self == .alac }
-
-    /// Whether a file named with `ext` holds this format: `.m4a` is AAC, or ALAC when the
-    /// recipe says so.
-    public func matches(fileExtension ext: String) -> Bool {
-        AudioFormat(fileExtension: ext) == self || (self == .alac && ext.lowercased() == "m4a")
-    }
-
-    /// The format for a file extension (`oga` is Ogg Vorbis too).
-    public init?(fileExtension ext: String) {
-        switch ext.lowercased() {
-        case "wav", "wave": self = .wav
-        case "flac": self = .flac
-        case "ogg", "oga": self = .ogg
-        case "opus": self = .opus
-        case "mp3": self = .mp3
-        case "caf": self = .caf
-        case "m4a": self = .m4a
-        default: return nil
-        }
-    }
-}
-
 /// `delivery`: the track ships inside the app (`bundled`, the default) or the app fetches it
 /// when needed (`on-demand`); `catalog.json` totals the bundled tracks' bytes.
 public enum Delivery: String, Sendable, CaseIterable {
     case bundled
     case onDemand = "on-demand"
-}
-
-/// `bit_depth`: 16 | 24 | 32f.
-public enum BitDepth: String, Sendable, CaseIterable {
-    case int16 = "16", int24 = "24", float32 = "32f"
 }
 
 /// The `output:` mapping.
@@ -324,7 +278,7 @@ public struct OutputSettings: Sendable, Equatable {
     /// True-peak ceiling in dBTP.
     public var truePeak: Double
     /// A lossy format's bit rate in bits per second; nil: the format's default
-    /// (`RecipeLimits.defaultBitrate`, or Ogg Vorbis's quality setting).
+    /// (`FormatFacts.defaultBitrate`, or Ogg Vorbis's quality setting).
     public var bitrate: Int?
     /// Sidecar files asked for beside the track (`vtt`, `chapters`, `waveform`, `captions`), in that order.
     public var sidecars: [String] = []

@@ -1,3 +1,5 @@
+import AudioCore
+
 /// `output:` — sample rate, channels, format, bit depth, loudness target, true-peak ceiling and a lossy format's bit rate.
 extension DecodeContext {
     /// The keys an `output` mapping may hold.
@@ -59,7 +61,11 @@ extension DecodeContext {
             }
         }
         if let node = fields["bitrate"],
-            let bitrate = unit(node, path: "output.bitrate", what: "a bit rate from 32k to 320k like 128k or 96 kbps", Units.bitrate)
+            let bitrate = unit(
+                node, path: "output.bitrate",
+                what:
+                    "a bit rate from \(AudioFormat.bitrateRange.lowerBound / 1000)k to \(AudioFormat.bitrateRange.upperBound / 1000)k like 128k or 96 kbps",
+                Units.bitrate)
         {
             output.bitrate = bitrate
             // a format given here is checked now; one that comes from `-o` when the track is planned

@@ -100,105 +100,59 @@ public enum RecipeLimits {
 
     // MARK: - Output
 
-    /// Accepted `output.sample_rate` values, in Hz: 8,000 to 384,000.
+    /// Accepted `output.sample_rate` values, in Hz: 8,000 to 384,000. Each format's own rates are
+    /// its row of the output-format table (`FormatFacts.sampleRates`, AudioCore), which the checks below read.
     public static let sampleRates = 8000...384_000
-    /// The rates `format: m4a` (AAC) takes: the AAC encoder's sampling-frequency table from
-    /// `sampleRates`' 8 kHz up. Its lowest, 7350 Hz, is below what any output is rendered at, so it is
-    /// offered nowhere (`M4AOutputTests` checks this list against libavcodec's encoder, and
-    /// `BitrateTests` renders every rate of it). The one list the recipe's check, the errors, the
-    /// schema and docs/recipes.md's table give.
-    public static let aacSampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000, 64000, 88200, 96000]
-
-    /// The rates `format: opus` takes: Opus's own (libsndfile refuses any other when it opens the file).
-    public static let opusSampleRates = [8000, 12000, 16000, 24000, 48000]
-    /// The rates `format: mp3` takes: MPEG-1's 32, 44.1 and 48 kHz, MPEG-2's halves and MPEG-2.5's quarters.
-    public static let mp3SampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]
 
     /// The only rates `format` can be written at, for a format that has a fixed list (nil: any rate
-    /// in `sampleRates` up to `vorbisMaxSampleRate` for Ogg Vorbis).
+    /// in `sampleRates`, up to its library's highest for Ogg Vorbis).
     public static func fixedSampleRates(of format: AudioFormat) -> [Int]? {
-        switch format {
-        case .m4a: aacSampleRates
-        case .opus: opusSampleRates
-        case .mp3: mp3SampleRates
-        case .wav, .flac, .ogg, .caf, .alac: nil
-        }
+        if case .only(let rates) = format.facts.sampleRates { rates } else { nil }
     }
-
-    /// The highest rate Ogg Vorbis is written at: libvorbis's setup tables stop at 200 kHz
-    /// (`AudioIOTests` checks this against libvorbis at every channel count).
-    public static let vorbisMaxSampleRate = 200_000
 
     /// Why `format` cannot be written at `rate`: the rates it takes, the nearest first, and what else would do.
     public static func sampleRateMessage(_ rate: Int, format: AudioFormat) -> String? {
-        if format == .ogg, rate > vorbisMaxSampleRate {
-            return "output.sample_rate: Ogg Vorbis cannot be written at \(rate) Hz; libvorbis goes up to \(vorbisMaxSampleRate) Hz "
-                + "(did you mean 192000? Or use format: flac)"
+        let facts = format.facts
+        guard !facts.takes(sampleRate: rate) else { return nil }
+        let instead = facts.rateAlternative.map { " Or use format: \($0.rawValue)" } ?? ""
+        switch facts.sampleRates {
+        case .any: return nil
+        case .upTo(let top, let library, let nearest):
+            return "output.sample_rate: \(facts.name) cannot be written at \(rate) Hz; \(library) goes up to \(top) Hz "
+                + "(did you mean \(nearest)?\(instead))"
+        case .only(let rates):
+            let nearest = rates.min { abs($0 - rate) < abs($1 - rate) } ?? rates[0]
+            return "output.sample_rate: \(facts.name) cannot be written at \(rate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz "
+                + "(did you mean \(nearest)?\(instead))"
         }
-        guard let rates = fixedSampleRates(of: format), !rates.contains(rate) else { return nil }
-        let name: String =
-            switch format {
-            case .m4a: "AAC (format m4a)"
-            case .opus: "Opus"
-            default: "MP3"
-            }
-        let nearest = rates.min { abs($0 - rate) < abs($1 - rate) } ?? rates[0]
-        let instead = format == .m4a ? " Or use format: alac" : ""
-        return "output.sample_rate: \(name) cannot be written at \(rate) Hz; it takes \(rates.map(String.init).joined(separator: ", ")) Hz "
-            + "(did you mean \(nearest)?\(instead))"
     }
 
     /// The bit rates a lossy format takes at `sampleRate` with `channels` channels, within
-    /// `Units.bitrateRange`, and why it takes no more (or no less); nil for a format without a
-    /// bit rate. Ogg Vorbis's range comes from libvorbis's tables, so it is checked by the
-    /// renderer (`OggVorbisWriter.accepts`), and here it is the whole range.
-    /// - m4a (AAC): at most 6144 bits per channel per 1024-frame packet, the AAC buffer
-    ///   libavcodec's encoder clamps to (264k mono at 44.1 kHz, 48k mono at 8 kHz).
-    /// - opus: 6k to 256k per channel (libsndfile's compression-level scale).
-    /// - mp3: the MPEG version's bit rates: 32k–320k at 32 kHz and above, up to 160k from 16 kHz,
-    ///   up to 64k below.
+    /// `AudioFormat.bitrateRange`, and why it takes no more (or no less); nil for a format without a
+    /// bit rate (`FormatFacts.bitrates`). Ogg Vorbis's range comes from libvorbis's tables, so it is
+    /// checked by the renderer (`OggVorbisWriter.accepts`), and here it is the whole range.
     public static func bitrates(
         format: AudioFormat, sampleRate: Int, channels: Int
     ) -> (range: ClosedRange<Int>, why: String)? {
-        let all = Units.bitrateRange
-        func within(_ low: Int, _ high: Int, _ why: String) -> (ClosedRange<Int>, String) {
-            (max(all.lowerBound, low)...max(max(all.lowerBound, low), min(all.upperBound, high)), why)
-        }
-        switch format {
-        case .m4a:
-            return within(all.lowerBound, 6 * sampleRate * channels, "AAC holds at most 6144 bits per channel in each packet of 1024 frames")
-        case .opus:
-            return within(6000 * channels, 256_000 * channels, "Opus takes 6k to 256k per channel")
-        case .mp3:
-            let top = sampleRate >= 32000 ? 320_000 : sampleRate >= 16000 ? 160_000 : 64_000
-            return within(all.lowerBound, top, "MPEG audio at \(sampleRate) Hz goes up to \(top / 1000)k")
-        case .ogg:
-            return (all, "")
-        case .wav, .flac, .caf, .alac:
-            return nil
-        }
+        format.facts.bitrates(sampleRate: sampleRate, channels: channels)
     }
 
     /// The bit rate a lossy format is encoded at when the recipe gives none (recipe-v1.1 § Output:
     /// m4a 128k, opus 96k, mp3 192k), or the most the format takes at that rate and channel
     /// count when that is less; nil for Ogg Vorbis (its v1 quality setting) and lossless formats.
     public static func defaultBitrate(format: AudioFormat, sampleRate: Int, channels: Int) -> Int? {
-        let wanted: Int
-        switch format {
-        case .m4a: wanted = 128_000
-        case .opus: wanted = 96_000
-        case .mp3: wanted = 192_000
-        case .ogg, .wav, .flac, .caf, .alac: return nil
-        }
-        guard let range = bitrates(format: format, sampleRate: sampleRate, channels: channels)?.range else { return nil }
-        return min(max(wanted, range.lowerBound), range.upperBound)
+        format.facts.defaultBitrate(sampleRate: sampleRate, channels: channels)
     }
 
     /// Why `bitrate` cannot be used for `format` at `sampleRate` and `channels`, or nil when it can.
     public static func bitrateProblem(_ bitrate: Int, format: AudioFormat, sampleRate: Int, channels: Int) -> String? {
         func k(_ bits: Int) -> String { bits % 1000 == 0 ? "\(bits / 1000)k" : "\(Double(bits) / 1000)k" }
         guard let (range, why) = bitrates(format: format, sampleRate: sampleRate, channels: channels) else {
-            return "\(format.rawValue) is lossless and has no bit rate; remove output.bitrate, or choose m4a, ogg, opus or mp3"
+            // the formats with a bit rate, the one apps are delivered in (m4a) first
+            let withRate = AudioFormat.allCases.filter { $0.facts.bitrates != nil }
+            let lossy = (withRate.filter { $0 == .m4a } + withRate.filter { $0 != .m4a }).map(\.rawValue)
+            return "\(format.rawValue) is lossless and has no bit rate; remove output.bitrate, or choose "
+                + "\(lossy.dropLast().joined(separator: ", ")) or \(lossy.last ?? "")"
         }
         guard !range.contains(bitrate) else { return nil }
         let layout = channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels"
@@ -207,31 +161,17 @@ public enum RecipeLimits {
 
     /// Accepted `output.channels` values: 1 to 8.
     public static let channelCounts = 1...8
-    /// The channel counts `format: alac` (Apple Lossless in MP4) takes: 1, 2, 4, 5 and 6. libavcodec's
-    /// ALAC encoder opens only the layouts ALAC defines, and 3, 7 and 8 channels are written in another
-    /// one (2.1, 6.1, 7.1), so `avcodec_open2` refuses them (`ChannelCountTests` renders each count).
-    public static let alacChannelCounts = [1, 2, 4, 5, 6]
-    /// The channel counts `format: m4a` (AAC) takes: those of an AAC channel configuration (1 to 6, and 8
-    /// for 7.1). Seven channels have none: libavcodec encodes them, but ffprobe reads an unknown layout
-    /// and ffmpeg's loudness meter refuses the stream, so a player cannot be trusted to place them.
-    public static let aacChannelCounts = [1, 2, 3, 4, 5, 6, 8]
-
-    /// The only channel counts `format` can be written with, for a format that takes fewer than `channelCounts`.
+    /// The only channel counts `format` can be written with, for a format that takes fewer than
+    /// `channelCounts` (`FormatFacts.channelCounts`: Apple Lossless's layouts, AAC's channel configurations).
     public static func fixedChannelCounts(of format: AudioFormat) -> [Int]? {
-        switch format {
-        case .alac: alacChannelCounts
-        case .m4a: aacChannelCounts
-        default: nil
-        }
+        format.facts.channelCounts
     }
 
     /// Why `format` cannot be written with `channels` channels: the counts it takes, the nearest first, and what else would do.
     public static func channelCountMessage(_ channels: Int, format: AudioFormat) -> String? {
         guard let counts = fixedChannelCounts(of: format), !counts.contains(channels) else { return nil }
         let nearest = counts.min { abs($0 - channels) < abs($1 - channels) || (abs($0 - channels) == abs($1 - channels) && $0 > $1) } ?? counts[0]
-        let name = format == .alac ? "Apple Lossless (format alac)" : "AAC (format m4a)"
-        let why = format == .alac ? "" : "; 7 channels have no AAC channel configuration"
-        return "output.channels: \(name) cannot be written with \(channels) channels; it takes "
-            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)?\(why); or use format: flac, which takes 1 to 8)"
+        return "output.channels: \(format.facts.name) cannot be written with \(channels) channels; it takes "
+            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)?\(format.facts.channelNote); or use format: flac, which takes 1 to 8)"
     }
 }

@@ -310,8 +310,8 @@ public enum Units {
         return .success(rate)
     }
 
-    /// Accepted `output.bitrate` values, in bits per second: 32k to 320k (recipe-v1.1 § Output).
-    public static let bitrateRange: ClosedRange<Int> = 32_000...320_000
+    /// `outside 32k … 320k`: `AudioFormat.bitrateRange`, the bit rates any lossy format may be asked for.
+    static let bitrateOutside = "outside \(AudioFormat.bitrateRange.lowerBound / 1000)k … \(AudioFormat.bitrateRange.upperBound / 1000)k"
 
     /// A lossy encoder's bit rate in bits per second: `128k`, `96 kbps`, `128 kb/s`, `128000 bps`,
     /// `96.5k`; from 32k to 320k. A bare number is refused with the `k` it likely lacks: `128`
@@ -336,11 +336,11 @@ public enum Units {
         // exact: whole bits per second, no floating point
         let fraction = numeral.fraction.reversed().drop(while: { $0 == UInt8(ascii: "0") }).reversed()
         guard fraction.count <= exponent, numeral.significantWhole.count <= 9 else {
-            return .failure(UnitError(fraction.count > exponent ? "not a whole number of bits per second" : "outside 32k … 320k"))
+            return .failure(UnitError(fraction.count > exponent ? "not a whole number of bits per second" : bitrateOutside))
         }
         let padded = Array(numeral.significantWhole) + Array(fraction) + Array(repeating: UInt8(ascii: "0"), count: exponent - fraction.count)
         let value = Int(DecimalNumeral.integer(padded))
-        guard bitrateRange.contains(value) else { return .failure(UnitError("outside 32k … 320k")) }
+        guard AudioFormat.bitrateRange.contains(value) else { return .failure(UnitError(bitrateOutside)) }
         return .success(value)
     }
 

@@ -1,3 +1,4 @@
+import AudioCore
 import Catalog
 import Foundation
 import Recipe

@@ -7,8 +7,13 @@ import Render
 
 /// The `render` command line: arguments → render → messages and a sysexits status.
 public enum RenderCommand {
+    /// `flac,wav,ogg,opus,mp3,caf,m4a`: what `-o` may end in (the output-format table), the one written without `-o` first.
+    static let outputExtensions =
+        ([AudioFormat.standard.fileExtension] + AudioFormat.fileExtensions.filter { $0 != AudioFormat.standard.fileExtension })
+        .joined(separator: ",")
+
     static let usage = """
-        usage: render RECIPE.yml [-o OUTPUT.{flac,wav,ogg,opus,mp3,caf,m4a}] [--format FORMAT] [--sidecars LIST] [--assets DIR] [--quiet]
+        usage: render RECIPE.yml [-o OUTPUT.{\(outputExtensions)}] [--format FORMAT] [--sidecars LIST] [--assets DIR] [--quiet]
                render RECIPES/ -o DIST/ [-j N] [--format FORMAT] [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
                render --plan RECIPE.yml|RECIPES/ [-o OUTPUT]
@@ -34,7 +39,7 @@ public enum RenderCommand {
           --shard K/N         render only the K-th of N balanced parts of the catalog;
                               'auto' reads CADENCE_SHARD=K/N, GitLab's CI_NODE_INDEX and
                               CI_NODE_TOTAL, or JOB_COMPLETION_INDEX with CADENCE_SHARD_TOTAL
-          --format FORMAT     deliver in FORMAT (wav, flac, ogg, opus, mp3, caf, m4a, alac)
+          --format FORMAT     deliver in FORMAT (\(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")))
                               instead of each recipe's output.format: --format m4a
                               renders a catalog of FLAC masters as AAC for an iOS app
           --bundle-budget SIZE

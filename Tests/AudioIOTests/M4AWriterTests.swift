@@ -163,19 +163,23 @@ struct M4AWriterTests {
         #expect(abs(measured / Double(bitrate) - 1) <= 0.15, "\(Int(measured)) bit/s for \(bitrate)")
     }
 
-    @Test("rates AAC cannot take, bit rates out of range and ALAC depths other than 16/24 are refused, naming what is possible")
+    @Test("rates AAC cannot take (7350 Hz too), bit rates out of range, channel counts without a layout and ALAC depths other than 16/24 are refused")
     func refusals() throws {
         let folder = try TempFolder("m4a-refuse")
-        let cases: [(M4AWriter.Codec, Int, String)] = [
-            (.aac(bitrate: 128_000), 37800, "44100"), (.aac(bitrate: 128_000), 192_000, "96000"),
-            (.aac(bitrate: 16000), 48000, "32k–320k"), (.aac(bitrate: 400_000), 48000, "32k–320k"), (.alac(bitDepth: 32), 48000, "16 or 24"),
+        let cases: [(M4AWriter.Codec, Int, Int, String)] = [
+            (.aac(bitrate: 128_000), 37800, 2, "44100"), (.aac(bitrate: 128_000), 192_000, 2, "96000"),
+            (.aac(bitrate: 128_000), 7350, 2, "it takes 8000, 11025"),
+            (.aac(bitrate: 16000), 48000, 2, "32k–320k"), (.aac(bitrate: 400_000), 48000, 2, "32k–320k"),
+            (.alac(bitDepth: 32), 48000, 2, "16 or 24"),
+            (.alac(bitDepth: 16), 48000, 3, "it takes 1, 2, 4, 5, 6"), (.alac(bitDepth: 24), 48000, 8, "it takes 1, 2, 4, 5, 6"),
+            (.aac(bitrate: 128_000), 48000, 7, "it takes 1, 2, 3, 4, 5, 6, 8"),
         ]
-        for (codec, rate, words) in cases {
+        for (codec, rate, channels, words) in cases {
             do {
-                _ = try Self.openWriter(folder.file("x.m4a"), codec, rate: rate, channels: 2, frames: 1000)
-                Issue.record("\(codec) at \(rate) Hz was accepted")
+                _ = try Self.openWriter(folder.file("x.m4a"), codec, rate: rate, channels: channels, frames: 1000)
+                Issue.record("\(codec) at \(rate) Hz, \(channels) channels was accepted")
             } catch {
-                #expect(error.kind == .data && error.reason.contains(words), "\(codec) at \(rate): \(error.reason)")
+                #expect(error.kind == .data && error.reason.contains(words), "\(codec) at \(rate) Hz, \(channels) channels: \(error.reason)")
             }
         }
     }

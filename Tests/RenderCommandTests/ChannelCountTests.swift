@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 import Recipe
 import TestKit

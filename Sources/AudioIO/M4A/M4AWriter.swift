@@ -37,8 +37,9 @@ public final class M4AWriter {
         }
     }
 
-    /// The sample rates libavcodec's AAC encoder takes (its `supported_samplerates`), ascending.
-    public static let aacSampleRates: [Int] = {
+    /// The sample rates libavcodec's AAC encoder lists (its `supported_samplerates`), ascending: what
+    /// the tests check the output-format table's AAC rates against (`FormatFacts`, 7350 Hz left out there).
+    public static func encoderSampleRates() -> [Int] {
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_AAC), var rate = codec.pointee.supported_samplerates else { return [] }
         var rates: [Int] = []
         while rate.pointee != 0 {
@@ -46,9 +47,7 @@ public final class M4AWriter {
             rate += 1
         }
         return rates.sorted()
-    }()
-    /// Bit rates a recipe may ask for, bits per second.
-    public static let bitrateRange = 32_000...320_000
+    }
 
     public let path: String
     public let codec: Codec
@@ -74,17 +73,26 @@ public final class M4AWriter {
         self.channels = channels
         self.sampleRate = sampleRate
         if case .aac(let bitrate) = codec {
-            guard Self.aacSampleRates.contains(sampleRate) else {
+            let facts = AudioFormat.m4a.facts
+            guard facts.takes(sampleRate: sampleRate) else {
+                let list = if case .only(let rates) = facts.sampleRates { rates.map(String.init).joined(separator: ", ") } else { "" }
                 throw AudioError(
-                    file: path, operation: "open",
-                    reason: "AAC cannot be written at \(sampleRate) Hz (it takes \(Self.aacSampleRates.map(String.init).joined(separator: ", ")) Hz)",
-                    kind: .data)
+                    file: path, operation: "open", reason: "AAC cannot be written at \(sampleRate) Hz (it takes \(list) Hz)", kind: .data)
             }
-            guard Self.bitrateRange.contains(bitrate) else {
-                throw AudioError(file: path, operation: "open", reason: "bit rate \(bitrate) is outside 32k–320k", kind: .data)
+            guard AudioFormat.bitrateRange.contains(bitrate) else {
+                let (low, high) = (AudioFormat.bitrateRange.lowerBound / 1000, AudioFormat.bitrateRange.upperBound / 1000)
+                throw AudioError(file: path, operation: "open", reason: "bit rate \(bitrate) is outside \(low)k–\(high)k", kind: .data)
             }
         }
-        if case .alac(let depth) = codec, depth != 16 && depth != 24 {
+        let format: AudioFormat = if case .aac = codec { .m4a } else { .alac }
+        if let counts = format.facts.channelCounts, !counts.contains(channels) {
+            throw AudioError(
+                file: path, operation: "open",
+                reason:
+                    "\(format.facts.name) cannot be written with \(channels) channels (it takes \(counts.map(String.init).joined(separator: ", ")))",
+                kind: .data)
+        }
+        if case .alac(let depth) = codec, !format.facts.bitDepths.contains(where: { $0 != .float32 && $0.bytes * 8 == depth }) {
             throw AudioError(file: path, operation: "open", reason: "Apple Lossless takes 16 or 24 bits, not \(depth)", kind: .data)
         }
         let isAAC = if case .aac = codec { true } else { false }

@@ -62,7 +62,7 @@ struct DeliveryInput {
 
     /// The owner of the output's codec family.
     var delivery: any Delivery {
-        if output.format == .m4a { return AACDelivery(self) }
+        if output.format.facts.encodedInParts { return AACDelivery(self) }
         return output.format.isLossy ? LossyDelivery(self) : LosslessDelivery(self)
     }
 

@@ -1,6 +1,5 @@
 import AudioCore
 import AudioIO
-import CSndfile
 import DSP
 import Recipe
 
@@ -30,9 +29,6 @@ struct EmbeddedMetadata {
 /// existential dispatch. 16-bit output is TPDF-dithered (seeded); 24-bit is
 /// rounded; 32f and the lossy encoders take floats.
 final class TrackEncoder {
-    /// Ogg Vorbis's VBR quality when the recipe gives no bit rate (about 160 kbps stereo at 48 kHz).
-    static let vorbisQuality: Float = 0.5
-
     private enum Backend {
         case sndfile(SoundFileWriter, Sample)
         case flac(FLACWriter, Sample)
@@ -64,80 +60,56 @@ final class TrackEncoder {
     ) throws(AudioError) {
         self.fileDescriptor = fd
         self.path = path
-        self.markers = format == .wav ? metadata.markers : []
-        let sample: Sample
-        let sfFormat: SoundFileWriter.Format?
-        switch (format, bitDepth) {
-        case (.wav, .int16): (sfFormat, sample) = (.wav16, .int16)
-        case (.wav, .int24): (sfFormat, sample) = (.wav24, .int24)
-        case (.wav, .float32): (sfFormat, sample) = (.wavFloat, .float)
-        case (.flac, .int16): (sfFormat, sample) = (nil, .int16)
-        case (.flac, .int24): (sfFormat, sample) = (nil, .int24)
-        case (.caf, .int16): (sfFormat, sample) = (.caf16, .int16)
-        case (.caf, .int24): (sfFormat, sample) = (.caf24, .int24)
-        case (.flac, .float32), (.caf, .float32):
+        guard format.facts.bitDepths.isEmpty || format.facts.bitDepths.contains(bitDepth) else {
             throw AudioError(
                 file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
-        case (.opus, _): (sfFormat, sample) = (.opus, .float)
-        case (.mp3, _): (sfFormat, sample) = (.mp3, .float)
-        case (.ogg, _): (sfFormat, sample) = (nil, .float)
-        case (.m4a, _):
-            throw AudioError(file: path, operation: "open", reason: "AAC is encoded in parts (AACDelivery), not by TrackEncoder", kind: .software)
-        case (.alac, .int16): (sfFormat, sample) = (nil, .int16)
-        case (.alac, .int24): (sfFormat, sample) = (nil, .int24)
-        case (.alac, .float32):
-            throw AudioError(file: path, operation: "open", reason: "alac cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
         }
-        let sfChosen = sfFormat.map { wav in
-            format == .wav
+        let sample: Sample = format.isLossy || bitDepth == .float32 ? .float : bitDepth == .int16 ? .int16 : .int24
+        var markers: [WAVMarkers.Point] = []
+        switch format.writer(bitDepth: bitDepth) {
+        case .soundFile(let sfFormat, let riff):
+            markers = riff ? metadata.markers : []
+            let large =
+                riff
                 && Self.needsRF64(
-                    frames: totalFrames, channels: channels, bytesPerSample: sample == .int16 ? 2 : sample == .int24 ? 3 : 4,
-                    metadata: metadata)
-                ? SoundFileWriter.Format(major: Int32(SF_FORMAT_RF64), subtype: wav.subtype) : wav
-        }
-        if format == .flac {
+                    frames: totalFrames, channels: channels, bytesPerSample: sample == .int16 ? 2 : sample == .int24 ? 3 : 4, metadata: metadata)
+            let writer = try SoundFileWriter(
+                fileDescriptor: fd, path: path, format: large ? sfFormat.rf64 : sfFormat, sampleRate: sampleRate, channels: channels,
+                bitrate: bitrate)
+            writer.setTags(metadata.tags)
+            backend = .sndfile(writer, sample)
+        case .flac(let bits):
             backend = .flac(
                 try FLACWriter(
-                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                    bitsPerSample: sample == .int16 ? 16 : 24, totalFrames: totalFrames,
+                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, bitsPerSample: bits, totalFrames: totalFrames,
                     comments: metadata.tags + metadata.chapterComments),
                 sample)
-        } else if format == .alac {
+        case .alac(let bits):
             backend = .alac(
                 try M4AWriter(
-                    fileDescriptor: fd, path: path, codec: .alac(bitDepth: sample == .int16 ? 16 : 24),
-                    sampleRate: sampleRate, channels: channels, totalFrames: totalFrames,
-                    metadata: metadata.m4aTags, chapters: metadata.chapters),
+                    fileDescriptor: fd, path: path, codec: .alac(bitDepth: bits), sampleRate: sampleRate, channels: channels,
+                    totalFrames: totalFrames, metadata: metadata.m4aTags, chapters: metadata.chapters),
                 sample)
-        } else if format == .mp3 {
+        case .mp3:
             backend = .mp3(
                 try MP3Writer(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, bitrate: bitrate, tags: metadata.tags,
                     chapters: metadata.chapterPoints, totalFrames: totalFrames))
-        } else if format == .opus {
+        case .opus:
             backend = .opus(
                 try OggOpusWriter(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, bitrate: bitrate, serial: serial,
                     comments: metadata.tags + metadata.chapterComments))
-        } else if let sfFormat = sfChosen {
-            let writer = try SoundFileWriter(
-                fileDescriptor: fd, path: path, format: sfFormat, sampleRate: sampleRate, channels: channels, bitrate: bitrate)
-            for (key, value) in metadata.tags {
-                switch key {
-                case "TITLE": writer.setString(Int32(SF_STR_TITLE), value)
-                case "ALBUM": writer.setString(Int32(SF_STR_ALBUM), value)
-                case "COMMENT": writer.setString(Int32(SF_STR_COMMENT), value)
-                default: break
-                }
-            }
-            backend = .sndfile(writer, sample)
-        } else {
+        case .vorbis(let quality):
             backend = .vorbis(
                 try OggVorbisWriter(
                     fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels,
-                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(Self.vorbisQuality), serial: serial,
+                    rate: bitrate.map(OggVorbisWriter.Rate.bitrate) ?? .quality(quality), serial: serial,
                     comments: metadata.tags + metadata.chapterComments))
+        case .aacInParts:
+            throw AudioError(file: path, operation: "open", reason: "AAC is encoded in parts (AACDelivery), not by TrackEncoder", kind: .software)
         }
+        self.markers = markers
         quantizer = Quantizer(depth: sample == .int16 ? .int16 : .int24, seed: seed)
         shorts = sample == .int16 ? [Int16](repeating: 0, count: Self.maximumFrames * channels) : []
         ints = sample != .float ? [Int32](repeating: 0, count: Self.maximumFrames * channels) : []

@@ -19,7 +19,7 @@ struct OutputPlan {
     let ceiling: Double
 
     /// The extensions an output path may end in, in the order the usage names them.
-    static let writableExtensions = ["wav", "flac", "ogg", "opus", "mp3", "caf", "m4a"]
+    static let writableExtensions = AudioFormat.fileExtensions
 
     /// An output path `x.mp4`: an extension render cannot write, with the one that was likely meant.
     static func unknownExtension(_ named: String, path: String) -> Diagnostic {
@@ -29,12 +29,11 @@ struct OutputPlan {
         let hint =
             likely[named.lowercased()].map { " (did you mean '.\($0)'?)" }
             ?? Suggestions.closest(to: named.lowercased(), in: writableExtensions).map { " (did you mean '.\($0)'?)" } ?? ""
-        let list = writableExtensions.dropLast().map { "." + $0 }.joined(separator: ", ") + " or .\(writableExtensions.last ?? "")"
-        return Diagnostic("", .outputPath, " '\(path)': render cannot write a .\(named) file\(hint); it writes \(list)", file: nil, kind: .setting)
+        return Diagnostic("", .outputPath, " '\(path)': render cannot write a .\(named) file\(hint); it writes \(extensionList)", file: nil, kind: .setting)
     }
 
-    /// Extra headroom for lossy encoders (their decoded peaks exceed the input's).
-    static let lossyHeadroom = 0.5
+    /// `.wav, .flac, .ogg, .opus, .mp3, .caf or .m4a`.
+    static let extensionList = writableExtensions.dropLast().map { "." + $0 }.joined(separator: ", ") + " or .\(writableExtensions.last ?? "")"
 
     /// `sidecars`: asked for on the command line; joined with the recipe's `output.sidecars`.
     init(recipe: Recipe, outputPath: String?, sidecars asked: Set<SidecarKind> = []) throws(DiagnosticList) {
@@ -51,16 +50,16 @@ struct OutputPlan {
                     at: recipe.location(of: "output.format"))
             ])
         }
-        guard let format = recipe.output.format ?? fromExtension ?? (outputPath == nil ? .flac : nil) else {
+        guard let format = recipe.output.format ?? fromExtension ?? (outputPath == nil ? .standard : nil) else {
             throw DiagnosticList([
                 Diagnostic(
-                    "cannot tell the format from '\(outputPath ?? "")': use .wav, .flac, .ogg, .opus, .mp3, .caf or .m4a, or set output.format",
+                    "cannot tell the format from '\(outputPath ?? "")': use \(Self.extensionList), or set output.format",
                     file: nil, kind: .setting)
             ])
         }
         let audio = outputPath ?? "\(recipe.id).\(format.fileExtension)"
-        let depth = recipe.output.bitDepth ?? .int24
-        if depth == .float32 && format.isIntegerOnly {
+        let depth = recipe.output.bitDepth ?? format.facts.bitDepths.first ?? .int24
+        if !format.facts.bitDepths.isEmpty, !format.facts.bitDepths.contains(depth) {
             throw DiagnosticList([
                 Diagnostic(
                     "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
@@ -80,7 +79,9 @@ struct OutputPlan {
             if let problem = RecipeLimits.bitrateProblem(bitrate, format: format, sampleRate: output.sampleRate, channels: output.channels) {
                 throw DiagnosticList([Diagnostic("output.bitrate: \(problem)", at: recipe.location(of: "output.bitrate"))])
             }
-            if format == .ogg, !OggVorbisWriter.accepts(bitrate: bitrate, sampleRate: output.sampleRate, channels: output.channels) {
+            if case .vorbis = format.writer(bitDepth: depth),
+                !OggVorbisWriter.accepts(bitrate: bitrate, sampleRate: output.sampleRate, channels: output.channels)
+            {
                 let layout = output.channels == 1 ? "mono" : output.channels == 2 ? "stereo" : "\(output.channels) channels"
                 throw DiagnosticList([
                     Diagnostic(
@@ -92,7 +93,7 @@ struct OutputPlan {
                 ])
             }
         }
-        if format == .caf, let defect = SoundFileWriter.defect(of: depth == .int16 ? .caf16 : .caf24) {
+        if case .soundFile(let written, _) = format.writer(bitDepth: depth), let defect = SoundFileWriter.defect(of: written) {
             throw DiagnosticList([Diagnostic(defect, at: recipe.location(of: "output.format"))])
         }
         self.bitrate = output.bitrate ?? RecipeLimits.defaultBitrate(format: format, sampleRate: output.sampleRate, channels: output.channels)
@@ -103,7 +104,7 @@ struct OutputPlan {
         self.sidecars = kinds.sorted().map { ($0, stem + $0.suffix) }
         self.format = format
         self.bitDepth = depth
-        self.ceiling = recipe.output.truePeak - (format.isLossy ? Self.lossyHeadroom : 0)
+        self.ceiling = recipe.output.truePeak - format.facts.ceilingHeadroom
     }
 
     /// Checks every file the render will put in place (audio, cue sheet, sidecars) before any
