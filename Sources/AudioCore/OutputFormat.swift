@@ -176,6 +176,11 @@ public struct FormatFacts: Sendable {
         }
     }
 
+    /// `bitDepths` in `BitDepth.allCases` order, as messages list them: `16 or 24`.
+    public func depthList(_ separator: String) -> String {
+        BitDepth.allCases.filter(bitDepths.contains).map(\.rawValue).joined(separator: separator)
+    }
+
     /// Whether it is written at `rate` (a rate a recipe may give).
     public func takes(sampleRate rate: Int) -> Bool {
         switch sampleRates {

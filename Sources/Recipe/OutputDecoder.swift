@@ -89,7 +89,7 @@ extension DecodeContext {
             let depthNode = fields["bit_depth"]
         {
             error(
-                "output.bit_depth: expected 16 or 24 for \(format.rawValue), found '32f' (\(format.rawValue) stores integer samples only)",
+                "output.bit_depth: expected \(format.facts.depthList(" or ")) for \(format.rawValue), found '32f' (\(format.rawValue) stores integer samples only)",
                 at: depthNode)
         }
         return output

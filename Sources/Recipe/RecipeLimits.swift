@@ -172,6 +172,7 @@ public enum RecipeLimits {
         guard let counts = fixedChannelCounts(of: format), !counts.contains(channels) else { return nil }
         let nearest = counts.min { abs($0 - channels) < abs($1 - channels) || (abs($0 - channels) == abs($1 - channels) && $0 > $1) } ?? counts[0]
         return "output.channels: \(format.facts.name) cannot be written with \(channels) channels; it takes "
-            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)?\(format.facts.channelNote); or use format: flac, which takes 1 to 8)"
+            + "\(counts.map(String.init).joined(separator: ", ")) (did you mean \(nearest)?\(format.facts.channelNote); or use format: \(AudioFormat.standard.rawValue), "
+            + "which takes \(channelCounts.lowerBound) to \(channelCounts.upperBound))"
     }
 }

@@ -62,7 +62,9 @@ final class TrackEncoder {
         self.path = path
         guard format.facts.bitDepths.isEmpty || format.facts.bitDepths.contains(bitDepth) else {
             throw AudioError(
-                file: path, operation: "open", reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth 16 or 24)", kind: .data)
+                file: path, operation: "open",
+                reason: "\(format.rawValue) cannot store 32-bit float samples (use bit_depth \(format.facts.depthList(" or ")))",
+                kind: .data)
         }
         let sample: Sample = format.isLossy || bitDepth == .float32 ? .float : bitDepth == .int16 ? .int16 : .int24
         var markers: [WAVMarkers.Point] = []

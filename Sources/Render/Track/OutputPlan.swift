@@ -62,7 +62,7 @@ struct OutputPlan {
         if !format.facts.bitDepths.isEmpty, !format.facts.bitDepths.contains(depth) {
             throw DiagnosticList([
                 Diagnostic(
-                    "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: 16, 24)",
+                    "output.bit_depth: \(format.rawValue) cannot store 32-bit float samples (allowed: \(format.facts.depthList(", ")))",
                     at: recipe.location(of: "output.bit_depth"))
             ])
         }

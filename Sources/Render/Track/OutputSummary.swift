@@ -28,12 +28,7 @@ extension TrackRenderer {
         let plan = try OutputPlan(recipe: recipe, outputPath: outputPath)
         let channels = Int64(recipe.output.channels)
         let stored: BitDepth? = plan.format.isLossy ? nil : plan.bitDepth
-        let bytesPerSample: Int64 =
-            switch stored {
-            case .int16: 2
-            case .int24: 3
-            case .float32, nil: 4
-            }
+        let bytesPerSample = Int64(stored?.bytes ?? BitDepth.float32.bytes)
         let pcm = frames * channels * bytesPerSample
         let seconds = Double(frames) / Double(recipe.output.sampleRate)
         let expected: Int64? =
