@@ -159,9 +159,9 @@ enum Grammar {
 
     /// Up to 3 decimals (a whole number of the unit's thousandths), trailing zeros aside.
     static let thousandths = #"(?:\.[0-9]{0,3}0*)?"#
-    /// `Units.bitrateRange` in kbps (up to 3 decimals) or whole bits per second.
+    /// `AudioFormat.bitrateRange` in kbps (up to 3 decimals) or whole bits per second.
     static let bitrate: String = {
-        let bits = Units.bitrateRange
+        let bits = AudioFormat.bitrateRange
         let k = (bits.lowerBound / 1000)...(bits.upperBound / 1000)
         precondition(k.lowerBound * 1000 == bits.lowerBound && k.upperBound * 1000 == bits.upperBound)
         let kbps =

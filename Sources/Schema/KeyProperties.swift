@@ -149,7 +149,7 @@ extension RecipeSchema {
                 ],
             ]
         case .bitrate:
-            let bits = Units.bitrateRange
+            let bits = AudioFormat.bitrateRange
             return [
                 "title": .string("a bit rate from \(bits.lowerBound / 1000)k to \(bits.upperBound / 1000)k like 128k or 96 kbps"),
                 "type": "string",

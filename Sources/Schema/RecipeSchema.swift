@@ -311,7 +311,12 @@ enum RecipeSchema {
                             "sample_rate": [
                                 "$comment": "A rate over 200 kHz written as text is left to the renderer.",
                                 "description": "libvorbis encodes up to 200000 Hz.",
-                                "anyOf": [["type": "integer", "maximum": .int(RecipeLimits.vorbisMaxSampleRate)], ["type": "string"]],
+                                "anyOf": [
+                                    [
+                                        "type": "integer",
+                                        "maximum": .int(AudioFormat.ogg.facts.highestSampleRate ?? RecipeLimits.sampleRates.upperBound),
+                                    ], ["type": "string"],
+                                ],
                             ]
                         ]
                     ],
@@ -321,8 +326,8 @@ enum RecipeSchema {
                     "then": [
                         "properties": [
                             "channels": [
-                                "description": "Apple Lossless (alac) takes 1, 2, 4, 5 or 6 channels (RecipeLimits.alacChannelCounts).",
-                                "enum": .ints(RecipeLimits.alacChannelCounts),
+                                "description": "Apple Lossless (alac) takes 1, 2, 4, 5 or 6 channels (FormatFacts.alac, AudioCore).",
+                                "enum": .ints(RecipeLimits.fixedChannelCounts(of: .alac) ?? []),
                             ]
                         ]
                     ],
@@ -333,8 +338,8 @@ enum RecipeSchema {
                         "properties": [
                             "channels": [
                                 "description":
-                                    "AAC (m4a) takes 1 to 6 or 8 channels: 7 have no AAC channel configuration (RecipeLimits.aacChannelCounts).",
-                                "enum": .ints(RecipeLimits.aacChannelCounts),
+                                    "AAC (m4a) takes 1 to 6 or 8 channels: 7 have no AAC channel configuration (FormatFacts.m4a, AudioCore).",
+                                "enum": .ints(RecipeLimits.fixedChannelCounts(of: .m4a) ?? []),
                             ]
                         ]
                     ],

@@ -4,13 +4,15 @@ import Schema
 import TestKit
 import Testing
 
-/// The committed files written from the key table (and the JSON Schemas, `Sources/Schema`): stale copies fail, and
+/// The committed files written from the key table (and the JSON Schemas, `Sources/Schema`, and the output-format table): stale copies fail, and
 /// `CADENCE_RECORD_GENERATED=1 swift test --filter GeneratedFiles` rewrites them.
 @Suite struct GeneratedFilesTests {
     /// Every generated file: (path, generator). Add a file here to keep it generated.
     static let files: [GeneratedFile] =
         [
-            .blocks("docs/recipes.md", RecipeKeys.referenceTables),
+            .blocks(
+                "docs/recipes.md",
+                RecipeKeys.referenceTables + [("output formats", { @Sendable in FormatReference.markdownLines.joined(separator: "\n") + "\n" })]),
             .blocks(
                 "Fuzz/recipe.dict",
                 [

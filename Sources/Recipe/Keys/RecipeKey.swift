@@ -102,7 +102,7 @@ public indirect enum KeyType: Sendable, Equatable {
     case truePeak
     /// A sample rate in Hz within `RecipeLimits.sampleRates`.
     case sampleRate
-    /// A bit rate within `Units.bitrateRange` (`128k`).
+    /// A bit rate within `AudioFormat.bitrateRange` (`128k`).
     case bitrate
     /// A breath rate in bpm within `Ramp.microBPMRange` (`4.5 bpm`).
     case breathRate

@@ -362,7 +362,7 @@ public enum RecipeKeys {
         RecipeKey(
             "output.channels", .integer(RecipeLimits.channelCounts), default: String(OutputSettings().channels),
             range:
-                "\(RecipeLimits.channelCounts.lowerBound) to \(RecipeLimits.channelCounts.upperBound), layouts below (`alac`: \(spoken(RecipeLimits.alacChannelCounts)); `m4a`: 1 to 6 or 8)",
+                "\(RecipeLimits.channelCounts.lowerBound) to \(RecipeLimits.channelCounts.upperBound), layouts below (`alac`: \(spoken(RecipeLimits.fixedChannelCounts(of: .alac) ?? [])); `m4a`: 1 to 6 or 8)",
             canonical: .line("output.channels"), typeText: "whole number", examples: ["1", "6"], "the file's channel count"),
         RecipeKey(
             "output.format", .choice(AudioFormat.allCases.map(\.rawValue)),
@@ -386,7 +386,7 @@ public enum RecipeKeys {
             defaultText:
                 "m4a `128k`, opus `96k`, mp3 `192k` (lowered to the most a format takes at a low rate or channel count); Ogg Vorbis quality 0.5",
             range:
-                "\(Units.bitrateRange.lowerBound / 1000)k to \(Units.bitrateRange.upperBound / 1000)k, and what the format takes at that rate and channel count",
+                "\(AudioFormat.bitrateRange.lowerBound / 1000)k to \(AudioFormat.bitrateRange.upperBound / 1000)k, and what the format takes at that rate and channel count",
             canonical: .line("output.bitrate", whenGiven: true), typeText: "bit rate (lossy formats only)", examples: ["160k", "96k"],
             "a lossy format's bit rate"),
         RecipeKey(

@@ -29,7 +29,8 @@ struct OutputPlan {
         let hint =
             likely[named.lowercased()].map { " (did you mean '.\($0)'?)" }
             ?? Suggestions.closest(to: named.lowercased(), in: writableExtensions).map { " (did you mean '.\($0)'?)" } ?? ""
-        return Diagnostic("", .outputPath, " '\(path)': render cannot write a .\(named) file\(hint); it writes \(extensionList)", file: nil, kind: .setting)
+        return Diagnostic(
+            "", .outputPath, " '\(path)': render cannot write a .\(named) file\(hint); it writes \(extensionList)", file: nil, kind: .setting)
     }
 
     /// `.wav, .flac, .ogg, .opus, .mp3, .caf or .m4a`.
