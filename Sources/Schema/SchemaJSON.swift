@@ -1,3 +1,5 @@
+import CadenceCues
+
 /// A JSON value whose objects keep their keys in the order written, for the schema files.
 ///
 /// Written with literals (`["type": "string", "minLength": 1]` keeps that order) and printed by
@@ -61,7 +63,7 @@ public indirect enum SchemaJSON: Sendable, Equatable {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let n): out += String(n)
         case .double(let x): out += "\(x)"
-        case .string(let s): out += Self.quoted(s)
+        case .string(let s): out += JSONText.string(s)
         case .array(let items):
             guard !items.isEmpty else { return out += "[]" }
             if items.allSatisfy(\.isPlain) {
@@ -78,33 +80,13 @@ public indirect enum SchemaJSON: Sendable, Equatable {
             guard !members.isEmpty else { return out += "{}" }
             out += "{"
             for (index, (key, value)) in members.enumerated() {
-                out += (index == 0 ? "\n" : ",\n") + inner + Self.quoted(key) + ": "
+                out += (index == 0 ? "\n" : ",\n") + inner + JSONText.string(key) + ": "
                 value.write(to: &out, indent: indent + 1)
             }
             out += "\n" + String(repeating: "  ", count: indent) + "}"
         }
     }
 
-    /// A JSON string: quote, backslash and control characters escaped, everything else as it is.
-    static func quoted(_ s: String) -> String {
-        var r = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": r += "\\\""
-            case "\\": r += "\\\\"
-            case "\n": r += "\\n"
-            case "\r": r += "\\r"
-            case "\t": r += "\\t"
-            case "\u{08}": r += "\\b"
-            case "\u{0C}": r += "\\f"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                r += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: r.unicodeScalars.append(u)
-            }
-        }
-        return r + "\""
-    }
 }
 
 extension SchemaJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
