@@ -33,12 +33,6 @@ public final class TrackRenderer: @unchecked Sendable {
         self.observer = observer
     }
 
-    /// Reads and validates a recipe file; its id defaults to the file's name.
-    /// At most 1 MiB + 1 byte is read, so `/dev/zero` or a FIFO costs no more than a recipe.
-    public static func load(recipePath: String) throws(DiagnosticList) -> Recipe {
-        try RecipeLoader.load(path: recipePath)
-    }
-
     /// Renders a loaded recipe to `outputPath` (default `<id>.<format>` in the current folder),
     /// with the `sidecars` asked for and those the recipe lists. `timeline`: the recipe's, when
     /// the caller has laid it out already (a recipe's variants are all laid out before the first

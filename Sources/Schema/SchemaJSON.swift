@@ -6,7 +6,9 @@ import CadenceCues
 /// `text` the way the schema files have always been laid out: two-space indents, and a list of
 /// plain values (strings, numbers, booleans, null) on one line when that line is at most 90
 /// characters.
-public indirect enum SchemaJSON: Sendable, Equatable {
+// Not `indirect`: arrays already hold the nested values, and LeakSanitizer reports the payload boxes
+// of an all-`indirect` enum kept in static lets as leaked (seen with Swift 6.3.1).
+public enum SchemaJSON: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)

@@ -92,7 +92,7 @@ struct StarterCatalogTests {
         // the file type the recipe asks for (output.format), FLAC otherwise
         let recipe = try RecipeLoader.parse(try bytes(path), file: relative, defaultID: name)
         let output = folder.file("\(recipe.id).\(recipe.output.format?.fileExtension ?? "flac")")
-        let track = try TrackRenderer().render(recipe: TrackRenderer.load(recipePath: path), outputPath: output, assets: nil)
+        let track = try TrackRenderer().render(recipe: RecipeLoader.load(path: path), outputPath: output, assets: nil)
         let sheet = try readCueSheet(track.cueSheetPath)
         let audio = try readAudio(output)
         #expect(Int64(audio.frames) == track.frames)

@@ -3,6 +3,7 @@ import AudioIO
 import CSndfile
 import CadenceCues
 import Foundation
+import Recipe
 import TestKit
 import Testing
 
@@ -240,7 +241,7 @@ struct HostileInputTests {
         try Fixture.writeSound(
             bed, Fixture.sine(frequency: 300, amplitudes: [0.2], sampleRate: Self.rate, frames: 2 * Self.rate),
             sampleRate: Self.rate, channels: 1, format: .wav16)
-        let recipe = try TrackRenderer.load(recipePath: try folder.write(Self.recipe(bed: "bed.wav"), to: "r.yml"))
+        let recipe = try RecipeLoader.load(path: try folder.write(Self.recipe(bed: "bed.wav"), to: "r.yml"))
         let headers = AssetHeaders()
         for _ in 0..<40 { try TrackRenderer.check(recipe: recipe, assets: nil, headers: headers) }
         #expect(headers.opened == 1)

@@ -1,4 +1,5 @@
 import Foundation
+import Recipe
 import Render
 import TestKit
 import Testing
@@ -25,7 +26,7 @@ struct RenderObserverTests {
             bed: { synth: pink-noise }
             output: { channels: 2, loudness: -18 LUFS }
             """, to: "track.yml")
-        let loaded = try TrackRenderer.load(recipePath: recipe)
+        let loaded = try RecipeLoader.load(path: recipe)
         return try TrackRenderer(observer: observer).render(recipe: loaded, outputPath: folder.file(name), assets: nil)
     }
 

@@ -1,5 +1,6 @@
 import CadenceCues
 import Foundation
+import Recipe
 import Render
 import Testing
 
@@ -29,7 +30,7 @@ struct ThreadingTests {
             let output = folder.file("out\(threads)/t.flac")
             _ = try folder.folder("out\(threads)")
             let track = try TrackRenderer(threads: threads).render(
-                recipe: TrackRenderer.load(recipePath: recipe), outputPath: output, assets: folder.file("assets"))
+                recipe: RecipeLoader.load(path: recipe), outputPath: output, assets: folder.file("assets"))
             #expect(track.limited, "the limiter did not engage: the test would not cover the limited analysis")
             digests.append([try sha256(ofFile: output), try sha256(ofFile: track.cueSheetPath)])
         }

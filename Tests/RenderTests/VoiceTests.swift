@@ -1,6 +1,7 @@
 import AudioIO
 import CadenceCues
 import Foundation
+import Recipe
 import Render
 import Testing
 
@@ -251,17 +252,17 @@ struct VoiceTests {
         }
         let first = try recipe("shared-a"), second = try recipe("shared-b", extra: "cues: { exhale: { file: voice/loud.wav } }")
         let renderer = TrackRenderer()
-        let a = try renderer.render(recipe: TrackRenderer.load(recipePath: first), outputPath: folder.file("a.wav"), assets: nil)
-        let b = try renderer.render(recipe: TrackRenderer.load(recipePath: second), outputPath: folder.file("b.wav"), assets: nil)
+        let a = try renderer.render(recipe: RecipeLoader.load(path: first), outputPath: folder.file("a.wav"), assets: nil)
+        let b = try renderer.render(recipe: RecipeLoader.load(path: second), outputPath: folder.file("b.wav"), assets: nil)
         // the prompts of both tracks and the second's cue file: one clip, one decoding
         #expect(renderer.clips.misses == 1)
         // and what the cache gave is what a fresh decoding gives
-        let fresh = try TrackRenderer().render(recipe: TrackRenderer.load(recipePath: second), outputPath: folder.file("b-fresh.wav"), assets: nil)
+        let fresh = try TrackRenderer().render(recipe: RecipeLoader.load(path: second), outputPath: folder.file("b-fresh.wav"), assets: nil)
         #expect(try sha256(ofFile: b.audioPath) == (try sha256(ofFile: fresh.audioPath)))
         // a cache too small for the clip keeps nothing: each track decodes it, to the same bytes
         let small = TrackRenderer(clips: ClipCache(budgetBytes: 1000))
-        let c = try small.render(recipe: TrackRenderer.load(recipePath: first), outputPath: folder.file("c.wav"), assets: nil)
-        _ = try small.render(recipe: TrackRenderer.load(recipePath: second), outputPath: folder.file("d.wav"), assets: nil)
+        let c = try small.render(recipe: RecipeLoader.load(path: first), outputPath: folder.file("c.wav"), assets: nil)
+        _ = try small.render(recipe: RecipeLoader.load(path: second), outputPath: folder.file("d.wav"), assets: nil)
         #expect(small.clips.misses == 3)
         #expect(try sha256(ofFile: c.audioPath) == (try sha256(ofFile: a.audioPath)))
 
@@ -269,7 +270,7 @@ struct VoiceTests {
         try Fixture.writeSound(
             folder.file("assets/voice/loud.wav"), Fixture.sine(frequency: 660, amplitudes: [0.3], sampleRate: 48000, frames: 24000),
             sampleRate: 48000, channels: 1)
-        let again = try renderer.render(recipe: TrackRenderer.load(recipePath: first), outputPath: folder.file("a2.wav"), assets: nil)
+        let again = try renderer.render(recipe: RecipeLoader.load(path: first), outputPath: folder.file("a2.wav"), assets: nil)
         let before = try readAudio(a.audioPath), after = try readAudio(again.audioPath)
         let prompt = 48000..<60000  // inside the first prompt (1 s to 1.5 s)
         #expect(goertzel(before, channel: 0, frequency: 440, range: prompt) > 1000 * goertzel(before, channel: 0, frequency: 660, range: prompt))
@@ -302,14 +303,14 @@ struct VoiceTests {
         }
         let renderer = TrackRenderer()
         let spelled = try renderer.render(
-            recipe: TrackRenderer.load(recipePath: try recipe("spelled", spell: { spellings[$0] }, cues: ("./voice/link.wav", "voice/hard.wav"))),
+            recipe: RecipeLoader.load(path: try recipe("spelled", spell: { spellings[$0] }, cues: ("./voice/link.wav", "voice/hard.wav"))),
             outputPath: folder.file("spelled.wav"), assets: nil)
         // one file: decoded once, prepared once for the prompts and once for the cues, not once per spelling
         #expect(renderer.clips.misses == 1, "decoded \(renderer.clips.misses) times")
         #expect(renderer.clips.requests == 2, "prepared \(renderer.clips.requests) times")
         // and it sounds as one spelling does
         let one = try TrackRenderer().render(
-            recipe: TrackRenderer.load(recipePath: try recipe("plain", spell: { _ in "voice/loud.wav" }, cues: ("voice/loud.wav", "voice/loud.wav"))),
+            recipe: RecipeLoader.load(path: try recipe("plain", spell: { _ in "voice/loud.wav" }, cues: ("voice/loud.wav", "voice/loud.wav"))),
             outputPath: folder.file("plain.wav"), assets: nil)
         #expect(try sha256(ofFile: spelled.audioPath) == (try sha256(ofFile: one.audioPath)))
     }

@@ -1,6 +1,7 @@
 import AudioCore
 import CadenceCues
 import Foundation
+import Recipe
 import Render
 import Testing
 
@@ -225,7 +226,7 @@ struct CueSheetSchemaTests {
         let recipe = try folder.write(yaml, to: "recipe.yml")
         let format = yaml.contains("format: flac") ? "flac" : yaml.contains("format: ogg") ? "ogg" : "wav"
         let track = try TrackRenderer().render(
-            recipe: TrackRenderer.load(recipePath: recipe), outputPath: folder.file("track.\(format)"), assets: repositoryPath("assets"))
+            recipe: RecipeLoader.load(path: recipe), outputPath: folder.file("track.\(format)"), assets: repositoryPath("assets"))
         let sheet = try CueSheet.decode(from: Data(contentsOf: URL(fileURLWithPath: track.cueSheetPath)))
         #expect(!sheet.phases.isEmpty)
         #expect(sheet.audio.sampleRate == 8000)

@@ -55,7 +55,7 @@ struct RecipeSchemaTests {
         for recipe in recipes {
             #expect(validation.isValid(recipe), "\(recipe): \(validation.lines(for: recipe))")
             // and the renderer reads each of them: the schema is no looser guide than the parser
-            #expect(throws: Never.self, "\(recipe)") { _ = try TrackRenderer.load(recipePath: recipe) }
+            #expect(throws: Never.self, "\(recipe)") { _ = try RecipeLoader.load(path: recipe) }
             let head = try String(contentsOfFile: recipe, encoding: .utf8).split(separator: "\n").first.map(String.init)
             #expect(head == "# yaml-language-server: $schema=../../schema/recipe.schema.json", "\(recipe)")
         }

@@ -77,7 +77,9 @@ public struct RecipeKey: Sendable, CustomStringConvertible {
 }
 
 /// The value grammars a recipe key is read with (`DecodeContext` and `Units`), with their bounds.
-public indirect enum KeyType: Sendable, Equatable {
+// Only `list` is `indirect`: LeakSanitizer reports the payload boxes of an all-`indirect` enum kept
+// in static lets (the key table's rows) as leaked, failing every sanitized render (seen with Swift 6.3.1).
+public enum KeyType: Sendable, Equatable {
     /// An id: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters (`Recipe.isValidID`).
     case id
     /// One line of text, at most `RecipeLimits.maxTextBytes` bytes.
@@ -135,7 +137,7 @@ public indirect enum KeyType: Sendable, Equatable {
     /// A mapping whose keys are the rows under this one.
     case mapping
     /// A list of `count` items of `item`; items that are mappings hold the rows under `path[]`.
-    case list(of: KeyType, count: ClosedRange<Int>)
+    indirect case list(of: KeyType, count: ClosedRange<Int>)
     /// Any one of these forms.
     case anyOf([KeyType])
     /// The same value as the row at this path (`program[].pattern` is a `pattern`).
