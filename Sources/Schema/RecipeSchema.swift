@@ -70,8 +70,6 @@ enum RecipeSchema {
         ],
     ]
 
-    // BUILTIN RULES TODO
-
     static let textDef: SchemaJSON = [
         "$comment":
             "maxLength counts characters; the renderer's limit is 256 bytes of UTF-8 (RecipeLimits.maxTextBytes), so text outside ASCII may pass here and fail there.",
