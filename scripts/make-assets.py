@@ -2,6 +2,7 @@
 """Regenerate every file under assets/ from scratch, deterministically.
 
     python3 scripts/make-assets.py            # writes assets/beds, assets/cues, assets/voice (clips and transcripts)
+                                              # and the localized clips: voice/de/ (spoken), voice/en/ (links to voice/)
     python3 scripts/make-assets.py --check    # also prints what soxi reads back
 
 Needs:
@@ -492,16 +493,17 @@ def make_wood_block(path):
 # ---------------------------------------------------------------- voice
 
 VOICE = ["-v", "en-us+f3", "-s", "118", "-p", "38", "-a", "120", "-g", "4"]
+GERMAN = ["-v", "de+f3", "-s", "112", "-p", "38", "-a", "120", "-g", "4"]
 THRESHOLD = 0.005                      # sox `silence 1 0.01 0.5%`: 0.5 % of full scale
 
 
-def make_voice(path, text, seed):
+def make_voice(path, text, seed, voice=VOICE):
     """espeak-ng speaks the prompt; here the low rumble and DC are filtered out,
     the top is softened, the leading (and trailing) silence trimmed so that the
     voice starts at frame 0, and the level normalized."""
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, "raw.wav")
-        run(["espeak-ng"] + VOICE + ["-w", raw, text])
+        run(["espeak-ng"] + voice + ["-w", raw, text])
         sr, x = read_wav16_mono(raw)
     x = lowpass(highpass(x, 70.0, sr), 6000.0, sr)
     top = max(abs(v) for v in x)
@@ -515,6 +517,19 @@ def make_voice(path, text, seed):
     # the transcript beside the clip: what a recipe's `text:` for it says
     with open(os.path.splitext(path)[0] + ".txt", "w", encoding="utf-8") as f:
         f.write(text + "\n")
+
+
+def link_english(name):
+    """voice/en/NAME: the English clip and its transcript, as links to voice/NAME, so that a recipe
+    with `locales: [en, de]` can name `voice/{locale}/NAME` (recipe-v1.2 § Locales)."""
+    def make(path):
+        stem = os.path.splitext(name)[0]
+        for ext in (".wav", ".txt"):
+            link = os.path.splitext(path)[0] + ext
+            if os.path.lexists(link):
+                os.remove(link)
+            os.symlink(os.path.join("..", stem + ext), link)
+    return make
 
 
 # ---------------------------------------------------------------- main
@@ -533,21 +548,32 @@ JOBS = [
     ("voice/sleep-closing.wav", lambda p: make_voice(p, "Let the breath find its own pace now. Sleep well.", 7705)),
     ("voice/safe.wav", lambda p: make_voice(p, "You are safe here. Let's slow the breath down together.", 7706)),
     ("voice/closing.wav", lambda p: make_voice(p, "Notice how you feel. When you are ready, open your eyes.", 7707)),
+    # the guided sleep session in German (recipes/meditation/guided-sleep.yml, locales: [en, de])
+    ("voice/de/welcome.wav", lambda p: make_voice(p, "Willkommen. Komm zur Ruhe, und lass die Schultern sinken.", 7804, GERMAN)),
+    ("voice/de/breathe-in.wav", lambda p: make_voice(p, "Einatmen.", 7801, GERMAN)),
+    ("voice/de/hold.wav", lambda p: make_voice(p, "Halten.", 7803, GERMAN)),
+    ("voice/de/breathe-out.wav", lambda p: make_voice(p, "Ausatmen.", 7802, GERMAN)),
+    ("voice/de/sleep-closing.wav", lambda p: make_voice(p, "Lass den Atem jetzt seinen eigenen Rhythmus finden. Schlaf gut.", 7805, GERMAN)),
+    ("voice/en/welcome.wav", link_english("welcome.wav")),
+    ("voice/en/breathe-in.wav", link_english("breathe-in.wav")),
+    ("voice/en/hold.wav", link_english("hold.wav")),
+    ("voice/en/breathe-out.wav", link_english("breathe-out.wav")),
+    ("voice/en/sleep-closing.wav", link_english("sleep-closing.wav")),
 ]
 
 
 def main():
     only = [a for a in sys.argv[1:] if not a.startswith("--")]
-    for sub in ("beds", "cues", "voice"):
+    for sub in ("beds", "cues", "voice", "voice/de", "voice/en"):
         os.makedirs(os.path.join(ASSETS, sub), exist_ok=True)
     for rel, make in JOBS:
         if only and rel not in only:
             continue
         path = os.path.join(ASSETS, rel)
-        if os.path.exists(path):
+        if os.path.lexists(path):
             os.remove(path)
         make(path)
-        print("%-24s %9d bytes" % (rel, os.path.getsize(path)))
+        print("%-28s %9d bytes" % (rel, os.path.getsize(path)))
     if "--check" in sys.argv and shutil.which("soxi"):
         for rel, _ in JOBS:
             run(["soxi", os.path.join(ASSETS, rel)])

@@ -13,6 +13,8 @@ public enum SettingWords: String, Sendable, Hashable, CaseIterable {
     case refusingDrafts = "a render refusing drafts"
     /// That such a render exists, after a draft's warning: `… its 'file:' (drafts can be refused)`.
     case draftsCanBeRefused = "drafts can be refused"
+    /// A locale the job was asked to render, as given: `the locale asked for 'fr': x.yml has no locale 'fr' …`.
+    case localeAskedFor = "the locale asked for"
 }
 
 /// Where a diagnostic's message names a setting: which words, and which of their occurrences

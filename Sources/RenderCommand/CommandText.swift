@@ -11,6 +11,7 @@ enum CommandText {
         case .outputPath: "-o"
         case .refusingDrafts: "--no-drafts"
         case .draftsCanBeRefused: "render --no-drafts refuses drafts"
+        case .localeAskedFor: "--locale"
         }
     }
 

@@ -40,6 +40,17 @@ struct Options {
     var bundleBudget: Int64?
     /// `--sidecars vtt,chapters`: files written beside every track, besides those its recipe asks for.
     var sidecars: Set<SidecarKind> = []
+    /// `--locale de --locale pt-BR`: only these locales' renditions (recipe-v1.2 § Locales).
+    var locales: [String] = []
+
+    /// A `--locale` tag: letters, digits and hyphens (whether a recipe has it is the job's question).
+    private static func locale(_ text: String) throws(UsageError) -> String {
+        let allowed = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        guard !text.isEmpty, allowed, !text.hasPrefix("-"), !text.hasSuffix("-") else {
+            throw UsageError(message: "--locale needs a language tag like 'en', 'de' or 'pt-BR', got '\(text)'")
+        }
+        return text
+    }
 
     private static func sidecarList(_ text: String) throws(UsageError) -> Set<SidecarKind> {
         do {
@@ -110,6 +121,7 @@ struct Options {
             case "--sidecars": options.sidecars.formUnion(try sidecarList(try value(argument)))
             case "--bundle-budget": options.bundleBudget = try budget(try value(argument))
             case "--format": options.format = try format(try value(argument))
+            case "--locale": options.locales.append(try locale(try value(argument)))
             case "--": inputs.append(contentsOf: arguments[(i + 1)...]); i = arguments.count
             default:
                 if argument.hasPrefix("--output=") {
@@ -118,6 +130,8 @@ struct Options {
                     options.assets = String(argument.dropFirst(9))
                 } else if argument.hasPrefix("--shard=") {
                     shardText = String(argument.dropFirst(8))
+                } else if argument.hasPrefix("--locale=") {
+                    options.locales.append(try locale(String(argument.dropFirst(9))))
                 } else if argument.hasPrefix("--format=") {
                     options.format = try format(String(argument.dropFirst(9)))
                 } else if argument.hasPrefix("--bundle-budget=") {

@@ -13,8 +13,8 @@ public enum RenderCommand {
         .joined(separator: ",")
 
     static let usage = """
-        usage: render RECIPE.yml [-o OUTPUT.{\(outputExtensions)}] [--format FORMAT] [--sidecars LIST] [--assets DIR] [--quiet]
-               render RECIPES/ -o DIST/ [-j N] [--format FORMAT] [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
+        usage: render RECIPE.yml [-o OUTPUT.{\(outputExtensions)}] [--format FORMAT] [--locale TAG]… [--sidecars LIST] [--assets DIR] [--quiet]
+               render RECIPES/ -o DIST/ [-j N] [--format FORMAT] [--locale TAG]… [--bundle-budget SIZE] [--shard K/N|auto] [--sidecars LIST] [--assets DIR] [--quiet]
                render --check RECIPES/…
                render --plan RECIPE.yml|RECIPES/ [-o OUTPUT]
                render merge SHARD-DIR/… -o DIST/ [--bundle-budget SIZE]
@@ -42,6 +42,9 @@ public enum RenderCommand {
           --format FORMAT     deliver in FORMAT (\(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")))
                               instead of each recipe's output.format: --format m4a
                               renders a catalog of FLAC masters as AAC for an iOS app
+          --locale TAG        render only the renditions in locale TAG (repeatable; a
+                              recipe's locales: list; case-insensitive); a catalog's
+                              recipes without locales: still render
           --bundle-budget SIZE
                               fail (65, after rendering) when the tracks with delivery
                               bundled weigh more than SIZE: 80MB is 80,000,000 bytes,
@@ -117,7 +120,7 @@ public enum RenderCommand {
     private static func render(recipe: String, options: Options) -> FailureKind? {
         let job = RenderJob(
             recipePath: recipe, outputPath: options.output, assets: options.assets, format: options.format, sidecars: options.sidecars,
-            refusingDrafts: options.noDrafts)
+            refusingDrafts: options.noDrafts, locales: options.locales)
         do throws(DiagnosticList) {
             try job.run(renderer: TrackRenderer(observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment))) { track in
                 for warning in track.warnings { printError(CommandText.text(warning)) }

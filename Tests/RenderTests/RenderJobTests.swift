@@ -10,7 +10,7 @@ import Testing
     static let recipe = VariantRecipe.text(
         variants: "[5s, 9s]", extra: "voice:\n  prompts:\n    - { at: 1s, text: \"Breathe in\" }")
 
-    @Test("each variant's track is handed over as it is written, in order; the warnings come with the first; leftovers are removed")
+    @Test("each variant's track is handed over as it is written, in order, with a warning per draft prompt of its own; leftovers are removed")
     func tracksInOrder() throws {
         let folder = try TempFolder("render-job")
         let recipe = try folder.write(Self.recipe, to: "calm.yml")
@@ -23,8 +23,15 @@ import Testing
         #expect(tracks.map(\.rendered.audioPath) == [folder.file("out/session-5s.wav"), folder.file("out/session-9s.wav")])
         #expect(seen == tracks.map(\.rendered.audioPath))
         #expect(tracks.map(\.rendered.recipe.id) == ["calm-5s", "calm-9s"])
-        #expect(tracks[0].warnings.count == 1 && tracks[0].warnings[0].isWarning && tracks[1].warnings.isEmpty, "\(tracks.map(\.warnings))")
-        #expect(tracks[0].warnings.first?.setting?.words == .draftsCanBeRefused)
+        // recipe-v1.2 § Drafts made visible: every rendition rendered warns of its drafts, naming itself
+        #expect(
+            tracks.map { $0.warnings.map(\.message) }
+                == ["calm-5s", "calm-9s"].map {
+                    [
+                        "variant '\($0)': voice.prompts.0: a draft: espeak-ng ('en-us') speaks 'Breathe in' in place of a recording; record it and give the prompt its 'file:' (drafts can be refused)"
+                    ]
+                })
+        #expect(tracks.allSatisfy { $0.warnings.first?.isWarning == true && $0.warnings.first?.setting?.words == .draftsCanBeRefused })
         #expect(tracks[0].leftoversRemoved == [leftover] && tracks[1].leftoversRemoved.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.file("out/" + leftover)))
     }

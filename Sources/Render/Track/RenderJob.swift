@@ -27,10 +27,13 @@ public struct RenderJob: Sendable {
     public var sidecars: Set<SidecarKind>
     /// Refuses (before any work) a recipe whose prompts are still spoken by the draft voice.
     public var refusingDrafts: Bool
+    /// Renders only the renditions in these locales (tags compared case-insensitively); empty:
+    /// every rendition. A tag the recipe does not have is refused (a usage error).
+    public var locales: [String]
 
     public init(
         recipePath: String, outputPath: String? = nil, assets: String? = nil, format: AudioFormat? = nil, sidecars: Set<SidecarKind> = [],
-        refusingDrafts: Bool = false
+        refusingDrafts: Bool = false, locales: [String] = []
     ) {
         self.recipePath = recipePath
         self.outputPath = outputPath
@@ -38,6 +41,7 @@ public struct RenderJob: Sendable {
         self.format = format
         self.sidecars = sidecars
         self.refusingDrafts = refusingDrafts
+        self.locales = locales
     }
 
     /// One track the job rendered.
@@ -69,25 +73,27 @@ public struct RenderJob: Sendable {
             let drafts = loaded.draftPrompts
             if !drafts.isEmpty { throw DiagnosticList(drafts) }
         }
-        // a recipe with variants renders a track per length; all are laid out before the first renders
-        let variants = loaded.variants()
+        // a track per rendition (length × locale); all are checked before the first renders, so
+        // one that cannot be laid out or lacks an asset writes nothing for any
+        let renditions = try Self.chosen(loaded.renditions(), of: loaded, locales: locales)
         var failed: [(variant: Recipe, diagnostics: [Diagnostic])] = []
         var timelines: [String: Timeline] = [:]
-        for variant in variants where variants.count > 1 {
-            do throws(DiagnosticList) { timelines[variant.id] = try Timeline(recipe: variant) } catch {
-                failed.append((variant, error.diagnostics))
+        for rendition in renditions where renditions.count > 1 {
+            do throws(DiagnosticList) { timelines[rendition.id] = try TrackRenderer.checked(recipe: rendition, assets: assets).timeline } catch {
+                failed.append((rendition, error.diagnostics))
             }
         }
         if !failed.isEmpty { throw DiagnosticList(VariantDiagnostics.merged(failed)) }
         var tracks: [Track] = []
-        for (number, variant) in variants.enumerated() {
-            let output = variant.variantOf == nil ? outputPath : outputPath.map { Recipe.variantPath($0, baseID: loaded.id, variantID: variant.id) }
+        for (number, rendition) in renditions.enumerated() {
+            let output =
+                rendition.id == loaded.id ? outputPath : outputPath.map { Recipe.variantPath($0, baseID: loaded.id, variantID: rendition.id) }
             let rendered: RenderedTrack
             do throws(DiagnosticList) {
                 rendered = try renderer.render(
-                    recipe: variant, timeline: timelines[variant.id], outputPath: output, assets: assets, sidecars: sidecars)
+                    recipe: rendition, timeline: timelines[rendition.id], outputPath: output, assets: assets, sidecars: sidecars)
             } catch {
-                throw DiagnosticList(variant.naming(error.diagnostics))
+                throw DiagnosticList(rendition.naming(error.diagnostics))
             }
             // staging files a killed render of these outputs left (see AtomicOutputFile)
             var removed: [String] = []
@@ -95,13 +101,36 @@ public struct RenderJob: Sendable {
             for (folder, paths) in Dictionary(grouping: written, by: { PathName.folder(of: $0) }) {
                 removed += AtomicOutputFile.removeLeftovers(in: folder, names: Set(paths.map { PathName.name(of: $0) }))
             }
+            // the recipe's warnings once; a warning per draft prompt of every rendition (recipe-v1.2 § Drafts made visible)
+            let drafts = TrackRenderer.draftWarnings(of: rendition)
+            let warnings =
+                (number == 0 ? rendered.warnings.filter { !drafts.contains($0) } : []) + (renditions.count > 1 ? rendition.naming(drafts) : drafts)
             let track = Track(
-                rendered: rendered, warnings: number == 0 ? rendered.warnings : [], leftoversRemoved: removed.sorted(),
+                rendered: rendered, warnings: TrackRenderer.inLineOrder(warnings), leftoversRemoved: removed.sorted(),
                 elapsed: Date().timeIntervalSince(started))
             each(track)
             tracks.append(track)
             started = Date()
         }
         return tracks
+    }
+
+    /// The renditions `locales` asks for, in the recipe's order; every rendition when it asks for none.
+    static func chosen(_ renditions: [Recipe], of recipe: Recipe, locales: [String]) throws(DiagnosticList) -> [Recipe] {
+        guard !locales.isEmpty else { return renditions }
+        let known = recipe.locales
+        let unknown = locales.filter { asked in !known.contains { $0.lowercased() == asked.lowercased() } }
+        if let first = unknown.first {
+            let has = known.isEmpty ? "it has no locales: add 'locales:'" : "its locales: " + known.joined(separator: ", ")
+            throw DiagnosticList([
+                Diagnostic(
+                    "", .localeAskedFor,
+                    " '\(first)': \(PathName.name(of: recipe.file)) has no locale '\(first)' (\(has))"
+                        + (Suggestions.closest(to: first, in: known).map { "; did you mean '\($0)'?" } ?? ""),
+                    file: nil, kind: .setting)
+            ])
+        }
+        let wanted = Set(locales.map { $0.lowercased() })
+        return renditions.filter { $0.locale.map { wanted.contains($0.lowercased()) } ?? false }
     }
 }

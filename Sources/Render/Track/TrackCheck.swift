@@ -16,6 +16,14 @@ extension TrackRenderer {
     public static func check(
         recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
     ) throws(DiagnosticList) -> [String] {
+        try checked(recipe: recipe, assets: override, headers: headers, drafts: drafts).assets
+    }
+
+    /// `check`, returning the recipe's timeline too (a job checks every rendition before the
+    /// first renders, and renders each with the timeline its check laid out).
+    public static func checked(
+        recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
+    ) throws(DiagnosticList) -> (assets: [String], timeline: Timeline) {
         var problems: [Diagnostic] = []
         var timeline: Timeline?
         do { timeline = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
@@ -67,8 +75,8 @@ extension TrackRenderer {
             problems += promptProblems(timeline: timeline, clipHeaders: clipHeaders, recipe: recipe)
             if let problem = cueSoundProblem(timeline: timeline, headers: headersByPath, recipe: recipe) { problems.append(problem) }
         }
-        if !problems.isEmpty { throw DiagnosticList(problems) }
-        return used
+        guard problems.isEmpty, let timeline else { throw DiagnosticList(problems) }
+        return (used, timeline)
     }
 
     /// What reading and laying out the recipe noticed and let pass (`Recipe.warnings`,
@@ -80,9 +88,15 @@ extension TrackRenderer {
 
     /// `warnings(of:)` with the recipe's timeline, when it is laid out already.
     static func warnings(of recipe: Recipe, timeline: Timeline?) -> [Diagnostic] {
-        (recipe.warnings + (timeline?.warnings ?? []) + draftWarnings(of: recipe)).sorted { a, b in
-            (a.location?.line ?? 0, a.location?.column ?? 0) < (b.location?.line ?? 0, b.location?.column ?? 0)
-        }
+        inLineOrder(recipe.warnings + (timeline?.warnings ?? []) + draftWarnings(of: recipe))
+    }
+
+    /// `diagnostics` sorted by line and column (stable: those at one place keep their order).
+    static func inLineOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            (a.element.location?.line ?? 0, a.element.location?.column ?? 0, a.offset)
+                < (b.element.location?.line ?? 0, b.element.location?.column ?? 0, b.offset)
+        }.map(\.element)
     }
 
     /// A warning per draft prompt, at the prompt: it is spoken by espeak-ng, not by a person, until
