@@ -87,43 +87,46 @@ struct GoldenTests {
         .enabled(if: freshReleaseRender != nil, "needs .build/release/render newer than Sources/ (swift build -c release)"),
         arguments: cases)
     func golden(_ c: Case) throws {
-        let actual = try Self.framecrc(of: c, render: try #require(freshReleaseRender))
-        let path = Self.folder + "/\(c.name).framecrc"
-        let existing = try? String(contentsOfFile: path, encoding: .utf8)
-        if Self.recording {
-            if existing != actual { try Data(actual.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) }
-            return
+        for (name, actual) in try Self.framecrcs(of: c, render: try #require(freshReleaseRender)) {
+            let path = Self.folder + "/\(name).framecrc"
+            let existing = try? String(contentsOfFile: path, encoding: .utf8)
+            if Self.recording {
+                if existing != actual { try Data(actual.utf8).write(to: URL(fileURLWithPath: path), options: .atomic) }
+                continue
+            }
+            guard let expected = existing else {
+                Issue.record("no golden file Tests/Golden/\(name).framecrc for \(c.recipe); record it with \(Self.recordCommand)")
+                continue
+            }
+            guard let difference = Golden.difference(expected: Golden(expected), actual: Golden(actual)) else { continue }
+            let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-golden-actual")
+            try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+            let written = scratch + "/\(name).framecrc"
+            try? Data(actual.utf8).write(to: URL(fileURLWithPath: written), options: .atomic)
+            Issue.record(
+                """
+                \(c.recipe) no longer renders as Tests/Golden/\(name).framecrc: \(difference)
+                this render's file: \(written) (diff it with the golden file); if the change is intended, \
+                re-record with \(Self.recordCommand) and say why in the commit
+                """)
         }
-        guard let expected = existing else {
-            Issue.record("no golden file Tests/Golden/\(c.name).framecrc for \(c.recipe); record it with \(Self.recordCommand)")
-            return
-        }
-        guard let difference = Golden.difference(expected: Golden(expected), actual: Golden(actual)) else { return }
-        let scratch = (NSTemporaryDirectory() as NSString).appendingPathComponent("cadence-golden-actual")
-        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        let written = scratch + "/\(c.name).framecrc"
-        try? Data(actual.utf8).write(to: URL(fileURLWithPath: written), options: .atomic)
-        Issue.record(
-            """
-            \(c.recipe) no longer renders as Tests/Golden/\(c.name).framecrc: \(difference)
-            this render's file: \(written) (diff it with the golden file); if the change is intended, \
-            re-record with \(Self.recordCommand) and say why in the commit
-            """)
     }
 
     @Test("every golden file belongs to a case (a renamed or removed recipe leaves none behind)")
     func noOrphans() throws {
         let names = Set(Self.cases.map(\.name))
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder).filter { $0.hasSuffix(".framecrc") }
-        let orphans = files.filter { !names.contains(String($0.dropLast(".framecrc".count))) }.sorted()
+        // a recipe with several renditions has a file per rendition: `<case>@<track id>.framecrc`
+        let orphans = files.filter { !names.contains(String($0.dropLast(".framecrc".count).split(separator: "@").first ?? "")) }.sorted()
         #expect(orphans.isEmpty, "Tests/Golden holds golden files with no recipe: \(orphans); remove them or restore their recipes")
     }
 
     // MARK: - Making a framecrc
 
     /// Renders `c` in a fresh folder (no `-o`: the recipe's own format, named `<id>.<ext>`) and
-    /// describes what it wrote.
-    static func framecrc(of c: Case, render: String) throws -> String {
+    /// describes what it wrote: one text named as the case for a recipe that makes one track; for
+    /// one with several renditions (variants, locales), one per track, named `<case>@<track id>`.
+    static func framecrcs(of c: Case, render: String) throws -> [(name: String, text: String)] {
         let work = try TempFolder("golden")
         var arguments = [repositoryRoot + "/" + c.recipe, "--quiet"]
         if c.assets { arguments += ["--assets", repositoryRoot + "/assets"] }
@@ -136,25 +139,32 @@ struct GoldenTests {
             lines.append("# refused: exit status \(result.status)")
             let message = result.stderr.replacingOccurrences(of: repositoryRoot + "/", with: "").trimmingCharacters(in: .newlines)
             lines += message.split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }
-            return lines.joined(separator: "\n") + "\n"
+            return [(c.name, lines.joined(separator: "\n") + "\n")]
         }
         let files = try work.listing()
-        let sheets = files.filter { $0.hasSuffix(".cues.json") }
+        let sheets = files.filter { $0.hasSuffix(".cues.json") }.sorted()
         let audio = files.filter { !$0.hasSuffix(".cues.json") }
-        guard sheets.count == 1, audio.count == 1 else {
-            throw TestFailure("render \(c.recipe) wrote \(files), not one audio file and one cue sheet")
+        guard !sheets.isEmpty, sheets.count == audio.count else {
+            throw TestFailure("render \(c.recipe) wrote \(files), not an audio file and a cue sheet per track")
         }
-        lines.append("# file: \(audio[0])")
-        lines += try blocks(of: work.file(audio[0]))
-        var sheet = try work.read(sheets[0])
-        if let reason = unreproducibleBytes[(audio[0] as NSString).pathExtension] {
-            lines.append("# cues: audio.sha256 masked (\(reason))")
-            sheet = sheet.replacingOccurrences(
-                of: #""sha256": "[0-9a-f]{64}""#, with: #""sha256": "(masked)""#, options: .regularExpression)
+        return try sheets.map { sheetName in
+            let stem = String(sheetName.dropLast(".cues.json".count))
+            guard let file = audio.first(where: { ($0 as NSString).deletingPathExtension == stem }) else {
+                throw TestFailure("render \(c.recipe) wrote the cue sheet \(sheetName) without its audio: \(files)")
+            }
+            var lines = lines
+            lines.append("# file: \(file)")
+            lines += try blocks(of: work.file(file))
+            var sheet = try work.read(sheetName)
+            if let reason = unreproducibleBytes[(file as NSString).pathExtension] {
+                lines.append("# cues: audio.sha256 masked (\(reason))")
+                sheet = sheet.replacingOccurrences(
+                    of: #""sha256": "[0-9a-f]{64}""#, with: #""sha256": "(masked)""#, options: .regularExpression)
+            }
+            lines.append("# cues")
+            if !sheet.hasSuffix("\n") { sheet += "\n" }
+            return (sheets.count == 1 ? c.name : "\(c.name)@\(stem)", lines.joined(separator: "\n") + "\n" + sheet)
         }
-        lines.append("# cues")
-        if !sheet.hasSuffix("\n") { sheet += "\n" }
-        return lines.joined(separator: "\n") + "\n" + sheet
     }
 
     struct Spawned: CustomStringConvertible {
