@@ -8,10 +8,11 @@ import Timeline
 /// Renders one recipe to its audio file and cue sheet: the story of a render, top-down.
 ///
 /// recipe → `OutputPlan` (paths and format, checked before any work) → `Timeline` (frames)
-/// → `TrackSources` (beds and cues, prepared once) → `TrackFiles` (the cue sheet's draft,
-/// the tags and chapters) → `LoudnessLoop` (pass 1, the plan, the contract) driving the
-/// codec family's `Delivery` (lossless, lossy, AAC) → `TrackFiles.commit` (audio, cue sheet
-/// and sidecars put in place together). Every pass is `Driver.run`.
+/// → `TrackSources` (beds and cues, prepared once; the noise seeded from the recipe) →
+/// `TrackFiles` (the cue sheet's draft, the tags and chapters) → `LoudnessLoop` (pass 1, the
+/// plan, the contract) driving the codec family's `Delivery` (lossless, lossy, AAC) →
+/// `TrackFiles.commit` (audio, cue sheet and sidecars put in place together). Every pass is
+/// `Driver.run`.
 public final class TrackRenderer: @unchecked Sendable {
     private let beds: BedCache
     /// Cue files, prompt clips and drafts, decoded once for all the tracks this renderer renders.
@@ -46,16 +47,13 @@ public final class TrackRenderer: @unchecked Sendable {
         let output = try OutputPlan(recipe: recipe, outputPath: outputPath, sidecars: sidecars)
         try output.checkDestinations()
         let timeline = if let laidOut { laidOut } else { try Timeline(recipe: recipe) }
-        let seed = Seed(recipe: recipe)
         let sources = try TrackSources(
-            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, clips: clips, seed: seed.noise, expected: expected)
+            recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, clips: clips, expected: expected)
         return try DiagnosticList.collecting(file: recipe.file) {
             let files = TrackFiles(recipe: recipe, timeline: timeline, sources: sources, output: output)
-            let delivery = DeliveryInput(
-                recipe: recipe, sources: sources, output: output, metadata: files.metadata, seed: seed, threads: threads, observer: observer
-            ).delivery
-            let loudness = LoudnessLoop(recipe: recipe, sources: sources, format: output.format, threads: threads, observer: observer)
-            let (file, delivered, limited) = try loudness.run(delivery, to: output.audioPath)
+            let (file, delivered, limited) = try LoudnessLoop(
+                DeliveryInput(recipe: recipe, sources: sources, output: output, metadata: files.metadata, threads: threads, observer: observer)
+            ).run()
             return try files.commit(file, delivered: delivered, limited: limited)
         }
     }

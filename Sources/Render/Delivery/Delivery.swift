@@ -52,11 +52,11 @@ struct DeliveryInput {
     let sources: TrackSources
     let output: OutputPlan
     let metadata: EmbeddedMetadata
-    /// The dither's seed and Ogg's serial.
-    let seed: Seed
     let threads: Int
     let observer: (any RenderObserver)?
 
+    /// The dither's seed and Ogg's serial.
+    var seed: Seed { Seed(recipe: recipe) }
     var channels: Int { recipe.output.channels }
     var sampleRate: Int { recipe.output.sampleRate }
 

@@ -24,10 +24,11 @@ struct LosslessDelivery: Delivery {
     func deliver(_ plan: LoudnessPlan?, into file: AtomicOutputFile) throws -> Delivered {
         let (channels, rate, output) = (input.channels, input.sampleRate, input.output)
         let total = input.sources.totalFrames
+        let seed = input.seed
         let encoder = try TrackEncoder(
             format: output.format, bitDepth: output.bitDepth, bitrate: output.bitrate, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
-            seed: input.seed.dither, serial: input.seed.serial, metadata: input.metadata)
+            seed: seed.dither, serial: seed.serial, metadata: input.metadata)
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: input.threads > 1)
         let columns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil

@@ -22,17 +22,19 @@ import Recipe
 ///
 /// With `loudness: off` there is nothing to measure or plan: the mix is delivered as it is.
 struct LoudnessLoop {
-    let recipe: Recipe
-    let sources: TrackSources
-    /// The output's format: the contract's messages name it, and Ogg Vorbis and Opus keep
-    /// Vorbis channel order (the meters put the LFE last).
-    let format: AudioFormat
-    let threads: Int
-    let observer: (any RenderObserver)?
+    /// The track to deliver: its mix, its output (whose format the contract's messages name;
+    /// Ogg Vorbis and Opus keep Vorbis channel order, the meters put the LFE last), its threads.
+    let input: DeliveryInput
 
-    /// Delivers the track into a new file at `path`; returns the file (not yet in place), what
-    /// was delivered, and whether the limiter ran.
-    func run(_ delivery: some Delivery, to path: String) throws -> (file: AtomicOutputFile, delivered: Delivered, limited: Bool) {
+    init(_ input: DeliveryInput) { self.input = input }
+
+    /// Delivers the track, through its codec family's `Delivery`, into a new file at the
+    /// output's audio path; returns the file (not yet in place), what was delivered, and
+    /// whether the limiter ran.
+    func run() throws -> (file: AtomicOutputFile, delivered: Delivered, limited: Bool) {
+        let delivery = input.delivery
+        let (recipe, sources, format, threads, observer) = (input.recipe, input.sources, input.output.format, input.threads, input.observer)
+        let path = input.output.audioPath
         let (channels, rate, target) = (recipe.output.channels, recipe.output.sampleRate, recipe.output.loudness)
         let contract = LoudnessContract(recipe: recipe, format: format)
         let measured = try target.map { _ in

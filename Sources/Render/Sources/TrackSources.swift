@@ -21,13 +21,15 @@ struct TrackSources {
     /// `expected`: the version of each asset file (by resolved path) that the render must read,
     /// when a catalog fingerprinted them; a file that is another version by then is an error.
     init(
-        recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, clips: ClipCache, seed: UInt64,
+        recipe: Recipe, timeline: Timeline, assetsOverride: String?, beds: BedCache, clips: ClipCache,
         expected: [String: FileIdentity] = [:]
     ) throws(DiagnosticList) {
         let rate = recipe.output.sampleRate
         let channels = recipe.output.channels
         self.channels = channels
         self.totalFrames = timeline.totalFrames
+        // the noise follows the recipe's meaning (`Seed`)
+        let seed = Seed(recipe: recipe).noise
         var problems: [Diagnostic] = []
         var assets: AssetFolder?
         do { assets = try AssetFolder.locate(recipePath: recipe.file, override: assetsOverride) } catch { problems.append(error) }
