@@ -4,13 +4,13 @@ import Testing
 
 @testable import Render
 
-/// The gain search under the limiter (`LoudnessPlan.search`), in-process on model curves of
-/// limited loudness against gain: a refusal only when the target cannot be reached, its figure
+/// The gain search under the limiter (`LoudnessPlan.search`, on `LimiterModel`'s curve in a
+/// render), in-process on model curves of limited loudness against gain: a refusal only when the target cannot be reached, its figure
 /// the most the limiter reaches, and monotonic over targets (issue 30, item 4).
 @Suite struct GainSearchTests {
     /// A limiter's loudness at a gain: the plain gain's loudness until `knee`, then rising ever
     /// more slowly toward `saturation` (the square wave), plus a ripple of `ripple` LU such as
-    /// re-rendered stretches give; exact tries only after `estimates` estimates (off by 0.08 LU).
+    /// a model's gating gives.
     struct Curve {
         var unlimited: Double
         var knee: Double
@@ -46,26 +46,20 @@ import Testing
         Curve(unlimited: -28, knee: 3, saturation: -10, ripple: 0.01, plateau: (at: -16.2, width: 3)),
     ]
 
-    /// (reached loudness, tries) of a search for `target` on `curve`.
-    static func search(_ curve: Curve, target: Double) throws -> (loudness: Double, tries: Int) {
-        var tries = 0
-        let plan = try LoudnessPlan.search(target: target, from: target - curve.unlimited, ceiling: -1.3) { (gainDB, every) in
-            tries += 1
-            let estimate = every > 1
-            return (curve.loudness(gainDB: gainDB) + (estimate ? 0.08 : 0), 0, !estimate)
-        }
-        return (plan.loudness, tries)
+    /// The loudness the plan for `target` on `curve` expects to reach.
+    static func search(_ curve: Curve, target: Double) -> Double {
+        LoudnessPlan.search(target: target, from: target - curve.unlimited, ceiling: -1.3) { curve.loudness(gainDB: $0) }.loudness
     }
 
     @Test("a target the limiter reaches is reached; the others are refused with the most it reaches", arguments: 0..<curves.count)
-    func monotonic(_ index: Int) throws {
+    func monotonic(_ index: Int) {
         let curve = Self.curves[index]
         // the most the limiter can reach: the curve far up
         let most = (0...400).map { curve.loudness(gainDB: Double($0) * 0.25) }.max() ?? 0
         var refused = false
         for step in 0...40 {
             let target = -20 + Double(step) * 0.25
-            let (reached, _) = try Self.search(curve, target: target)
+            let reached = Self.search(curve, target: target)
             let kept = abs(reached - target) <= LoudnessPlan.tolerance
             if target <= most - LoudnessPlan.tolerance - 0.05 {
                 #expect(kept, "curve \(index): \(target) LUFS is reachable (up to \(most)), the search stopped at \(reached)")

@@ -32,10 +32,11 @@ struct LosslessDelivery: Delivery {
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: input.threads > 1)
         let columns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil
-        // a plain gain's loudness and peak are pass 1's shifted; a limited one's peak is measured here
+        // a plain gain's loudness and peak are pass 1's shifted; a limited one's are measured here
         let meter =
             metered && plan?.truePeak == nil
-            ? try MeterSink(channels: channels, sampleRate: rate, loudness: plan == nil, vorbisOrder: output.format.hasVorbisOrder) : nil
+            ? try MeterSink(
+                channels: channels, sampleRate: rate, loudness: plan?.limit ?? true, vorbisOrder: output.format.hasVorbisOrder) : nil
         let sinks: [any Sink] = [guardSink as (any Sink)?, meter, columns, sink].compactMap { $0 }
         var mix = try input.sources.makeMix()
         let written = try Driver.run(&mix, channels: channels, through: plan?.stages(channels: channels, sampleRate: rate) ?? [], into: sinks)

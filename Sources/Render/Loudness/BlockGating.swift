@@ -3,8 +3,8 @@ import Foundation
 /// BS.1770-4's integrated loudness from gating-block energies: the absolute gate at
 /// -70 LUFS, then the relative gate 10 LU under the mean of what passed it.
 ///
-/// libebur128 does the same over the blocks it meters; this form lets the limiter
-/// correction combine pass 1's blocks with a few re-measured ones without a pass.
+/// libebur128 does the same over the blocks it meters; this form lets `LimiterModel`
+/// gate pass 1's blocks as the limiter would leave them, without a pass.
 enum BlockGating {
     /// A block's loudness is `-0.691 + 10 log10(energy)`.
     static func loudness(energy: Double) -> Double { energy > 0 ? -0.691 + 10 * log10(energy) : -.infinity }

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import DSP
 import Foundation
 import Recipe
 
@@ -41,21 +42,19 @@ struct LoudnessLoop {
             try Measurement.run(sources, sampleRate: rate, channels: channels, threads: threads, vorbisOrder: format.hasVorbisOrder)
         }
         var aim = Aim(target: target, truePeakCeiling: recipe.output.truePeak, ceiling: delivery.ceiling)
-        /// The plan for a target and ceiling; the last one made is kept, so an aim that changed neither is not searched again.
+        /// The plan for a target and ceiling; the last one made is kept, so an aim that changed neither is not planned again.
         var last: (plan: LoudnessPlan, target: Double, ceiling: Double)?
-        func plan(_ measured: Measurement, target: Double, ceiling: Double) throws -> LoudnessPlan {
+        func plan(_ measured: Measurement, target: Double, ceiling: Double) -> LoudnessPlan {
             if let last, last.target == target, last.ceiling == ceiling { return last.plan }
-            let made = try LoudnessPlan.plan(measured, target: target, ceiling: ceiling) {
-                LimitedLoudness(
-                    measured: measured, sources: sources, channels: channels, sampleRate: rate, ceiling: $0, threads: threads,
-                    vorbisOrder: format.hasVorbisOrder)
-            }
+            let made = LoudnessPlan.plan(measured, target: target, ceiling: ceiling, channels: channels)
             last = (made, target, ceiling)
             return made
         }
+        /// The limited gain's correction (dB) after an encoding measured off its target, and how many were made.
+        var correction = (gainDB: 0.0, count: 0)
         if let measured, let target {
             // the codec's loudness change and overshoot, sampled before the one encoding it should take
-            let first = try plan(measured, target: target, ceiling: aim.ceiling)
+            let first = plan(measured, target: target, ceiling: aim.ceiling)
             if let shift = try delivery.expectedShift(of: first) {
                 aim.aim(shift: shift.loudness, overshoot: shift.overshoot, plannedPeak: first.truePeak ?? first.limiterCeiling)
                 observer?.lossy(
@@ -65,7 +64,10 @@ struct LoudnessLoop {
             }
         }
         while true {
-            let plan = try measured.map { try plan($0, target: (target ?? 0) + aim.targetOffset, ceiling: aim.ceiling) }
+            var plan = measured.map { plan($0, target: (target ?? 0) + aim.targetOffset, ceiling: aim.ceiling) }
+            if correction.gainDB != 0, let limited = plan, limited.limit {
+                plan?.gain = Float(Gain.linear(dB: Gain.decibels(linear: Double(limited.gain)) + correction.gainDB))
+            }
             // a target the limiter cannot reach is known before encoding
             if let plan {
                 try contract.check(loudness: plan.loudness - aim.targetOffset, truePeak: -.infinity, plan: plan, loweredCeiling: aim.loweredCeiling)
@@ -83,6 +85,30 @@ struct LoudnessLoop {
                     continue
                 }
             }
+            // a limited encoding measured in its own pass: kept within `acceptance` of the
+            // target and under the ceiling, else encoded again with the gain corrected by the miss
+            if !delivery.isDecoded, let target, let limited = plan, limited.limit, correction.count < Self.corrections,
+                delivered.loudness.isFinite
+            {
+                let miss = target + aim.targetOffset - delivered.loudness
+                if abs(miss) > LoudnessPlan.acceptance {
+                    correction.gainDB += min(24, miss / limited.slope)
+                    correction.count += 1
+                    StageClock.shared.countRemeasured(frames: sources.totalFrames)
+                    observer?.lossy(
+                        String(
+                            format: "limited encoding %d: %.2f LUFS, %.2f dBTP (target %.2f LUFS): encoding again %+.2f dB", correction.count,
+                            delivered.loudness, delivered.truePeak, target + aim.targetOffset, correction.gainDB))
+                    file.discard()
+                    continue
+                }
+            }
+            if !delivery.isDecoded, let target, let limited = plan, limited.limit {
+                observer?.lossy(
+                    String(
+                        format: "limited: %.2f LUFS, %.2f dBTP measured; the model planned %.2f LUFS (target %.2f, %d encoding(s) again)",
+                        delivered.loudness, delivered.truePeak, limited.loudness, target + aim.targetOffset, correction.count))
+            }
             do {
                 try contract.check(loudness: delivered.loudness, truePeak: delivered.truePeak, plan: plan, loweredCeiling: aim.loweredCeiling)
             } catch {
@@ -92,6 +118,10 @@ struct LoudnessLoop {
             return (file, delivered, plan?.limit ?? false)
         }
     }
+
+    /// Encodings again of a limited lossless track that measured more than
+    /// `LoudnessPlan.acceptance` off its target, at most.
+    static let corrections = 2
 
     /// Where the plan aims, corrected for what the codec does: the target offset by the
     /// loudness it takes away (or adds), the ceiling lowered by its overshoot.
