@@ -28,22 +28,36 @@ struct LimiterModel {
     /// The peak over one release time constant of a steady signal, as a factor of its RMS: about
     /// the largest of 2400 Gaussian samples (√(2 ln 2400) ≈ 3.95), 8× oversampled.
     static let steadyCrest = 3.95
+    /// A hop's true peak over its sample peak, where only the sample peak is known (about 1 dB).
+    static let samplePeakAllowance: Float = 1.12
     /// The limiter's release time constant (s) and the hop (s).
     static let release = 0.050
     static let hopSeconds = 0.1
 
     init(_ measured: Measurement, ceiling: Double, channels: Int) {
         blockEnergies = measured.blockEnergies
-        hopPeaks = measured.hopPeaks
         threshold = Gain.linear(dB: ceiling - TruePeakLimiter.safetyMarginDB)
+        // a bound more than 6 dB under the loudest peak may be the sample peak × the interpolator's
+        // worst overshoot (7 dB): such a hop's level is its sample peak and a little more
+        let exact = Float(Gain.linear(dB: measured.truePeak)) * SpanMeter.exactAbove
+        let samplePeaks = measured.hopSamplePeaks
+        let peaks = measured.hopPeaks.indices.map { h in
+            let bound = measured.hopPeaks[h]
+            guard bound <= exact, h < samplePeaks.count else { return bound }
+            return min(bound, samplePeaks[h] * Self.samplePeakAllowance)
+        }
+        hopPeaks = peaks
         let energies = measured.blockEnergies
         let count = energies.count
-        steady = measured.hopPeaks.indices.map { h in
+        steady = peaks.indices.map { h in
             // the quietest gating block over the hop: a transient inside it raises them all
             var energy = Double.infinity
             for e in (h + 1)...(h + 4) where e >= 4 && e < count { energy = min(energy, energies[e]) }
             guard energy.isFinite else { return 0 }
-            return min(Double(measured.hopPeaks[h]), (energy / Double(max(1, channels))).squareRoot() * Self.steadyCrest)
+            // a signal that stays over the level of both hops beside it (a voice, a tone, noise) peaks
+            // again and again in this one: the limiter holds the hop at least there
+            let around = min(peaks[max(0, h - 1)], peaks[min(peaks.count - 1, h + 1)])
+            return min(Double(peaks[h]), max(Double(around), (energy / Double(max(1, channels))).squareRoot() * Self.steadyCrest))
         }
     }
 

@@ -51,7 +51,7 @@ struct LoudnessLoop {
             return made
         }
         /// The limited gain's correction (dB) after an encoding measured off its target, and how many were made.
-        var correction = (gainDB: 0.0, count: 0)
+        var correction: (gainDB: Double, count: Int, measured: (gainDB: Double, loudness: Double)?) = (0, 0, nil)
         if let measured, let target {
             // the codec's loudness change and overshoot, sampled before the one encoding it should take
             let first = plan(measured, target: target, ceiling: aim.ceiling)
@@ -92,7 +92,14 @@ struct LoudnessLoop {
             {
                 let miss = target + aim.targetOffset - delivered.loudness
                 if abs(miss) > LoudnessPlan.acceptance {
-                    correction.gainDB += min(24, miss / limited.slope)
+                    // the model's slope first; after a second encoding, the slope between the two measured
+                    var slope = limited.slope
+                    if let tried = correction.measured, tried.gainDB != correction.gainDB {
+                        let rise = (delivered.loudness - tried.loudness) / (correction.gainDB - tried.gainDB)
+                        if rise.isFinite { slope = min(1.5, max(0.05, rise)) }
+                    }
+                    correction.measured = (correction.gainDB, delivered.loudness)
+                    correction.gainDB += max(-24, min(24, miss / slope))
                     correction.count += 1
                     StageClock.shared.countRemeasured(frames: sources.totalFrames)
                     observer?.lossy(

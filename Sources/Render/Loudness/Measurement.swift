@@ -25,6 +25,9 @@ struct Measurement {
     /// A bound on the true peak of each hop (the last may be partial), linear: exact for
     /// every hop within 6 dB of the track's peak (`SpanMeter.exactAbove`).
     var hopPeaks: [Float]
+    /// The sample peak of each hop, linear: where a hop's bound is not exact (more than 6 dB
+    /// under the loudest peak), `LimiterModel` reads its level here, not 7 dB over it.
+    var hopSamplePeaks: [Float] = []
 
     /// Measures `sources`' mix, on two threads when `threads` > 1.
     static func run(
@@ -60,14 +63,16 @@ struct Measurement {
         let hops = Int((total + hop - 1) / hop)
         var energies = [Double](repeating: 0, count: hops + 1)
         var hopPeaks = [Float](repeating: 0, count: hops)
+        var samplePeaks = [Float](repeating: 0, count: hops)
         for meter in meters {
             for (e, energy) in meter.energies { energies[e] = energy }
             for (h, p) in meter.hopPeaks { hopPeaks[h] = max(hopPeaks[h], p) }
+            for (h, p) in meter.hopSamplePeaks { samplePeaks[h] = max(samplePeaks[h], p) }
         }
         return Measurement(
             loudness: LoudnessMeter.integratedLoudness(of: meters.map(\.meter)),
             truePeak: peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity, hop: hop,
-            blockEnergies: energies, hopPeaks: hopPeaks)
+            blockEnergies: energies, hopPeaks: hopPeaks, hopSamplePeaks: samplePeaks)
     }
 
     /// Measures the frames `changed` again (after a patch of an encoding, `AACRepair`): the
@@ -90,6 +95,7 @@ struct Measurement {
         _ = meter.finishPeak()
         for (e, energy) in meter.energies where e > Int(firstHop) { blockEnergies[e] = energy }
         for (h, p) in meter.hopPeaks where h >= Int(firstHop) && h < Int(endHop) { hopPeaks[h] = p }
+        for (h, p) in meter.hopSamplePeaks where h >= Int(firstHop) && h < Int(endHop) && h < hopSamplePeaks.count { hopSamplePeaks[h] = p }
         let energies = blockEnergies
         self.loudness = BlockGating.integrated(blocks: 4..<energies.count) { energies[$0] }
         let peak = hopPeaks.max() ?? 0
@@ -141,6 +147,8 @@ final class SpanMeter: Sink {
     private(set) var energies: [(Int, Double)] = []
     /// (hop, true-peak bound) of the hops this span detects.
     private(set) var hopPeaks: [(Int, Float)] = []
+    /// (hop, sample peak) of the same hops.
+    private(set) var hopSamplePeaks: [(Int, Float)] = []
 
     init(_ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false) throws(AudioError) {
         self.span = span
@@ -175,12 +183,16 @@ final class SpanMeter: Sink {
                 if !lead.isEmpty { peakMeter.prime(part(lead), frames: lead.count) }
                 let detect = piece.clamped(to: span.peaks)
                 if !detect.isEmpty {
-                    let bound = peakMeter.addBounded(part(detect), frames: detect.count, fraction: Self.exactAbove)
+                    let samples = part(detect)
+                    let bound = peakMeter.addBounded(samples, frames: detect.count, fraction: Self.exactAbove)
+                    let sample = samples.baseAddress.map { PeakScan.peak($0, count: samples.count) } ?? 0
                     let h = Int(detect.lowerBound / hop)
                     if let last = hopPeaks.last, last.0 == h {
                         hopPeaks[hopPeaks.count - 1].1 = max(last.1, bound)
+                        hopSamplePeaks[hopSamplePeaks.count - 1].1 = max(hopSamplePeaks[hopSamplePeaks.count - 1].1, sample)
                     } else {
                         hopPeaks.append((h, bound))
+                        hopSamplePeaks.append((h, sample))
                     }
                 }
                 at = piece.upperBound
