@@ -9,7 +9,8 @@ import Foundation
 /// hop bound), assumed in the hop's middle, and the peak a steady signal of the hop's energy
 /// reaches within every release time constant, `q` (its RMS × ``steadyCrest``, at most `p`).
 /// At gain `G`, with `T` the level the limiter holds:
-/// - the whole hop is held at `min(1, T / (G q))`: what a dense signal (noise) loses;
+/// - the whole hop is held at ``held`` (60 %) of the dip to `min(1, T / (G q))`: what a
+///   dense signal (noise, a voice) loses between the peaks that reach the ceiling;
 /// - from the peak on, the gain dips further to `min(1, T / (G p))` and comes back along the
 ///   limiter's release (`TruePeakLimiter`'s one-pole curve, 50 ms), carried into the next hop:
 ///   what a transient (a bell, a drop) loses.
@@ -28,6 +29,10 @@ struct LimiterModel {
     /// The peak over one release time constant of a steady signal, as a factor of its RMS: about
     /// the largest of 2400 Gaussian samples (√(2 ln 2400) ≈ 3.95), 8× oversampled.
     static let steadyCrest = 3.95
+    /// The share of the steady level's dip the limiter holds through a hop: between the peaks
+    /// that reach it, its gain comes back along the release (noise and voices peak about
+    /// every 10–30 ms).
+    static let held = 0.6
     /// A hop's true peak over its sample peak, where only the sample peak is known (about 1 dB).
     static let samplePeakAllowance: Float = 1.12
     /// The limiter's release time constant (s) and the hop (s).
@@ -78,7 +83,7 @@ struct LimiterModel {
         for h in hopPeaks.indices {
             let p = Double(hopPeaks[h])
             guard p > level || previous < 1 else { continue }
-            let base = steady[h] > level ? level / steady[h] : 1
+            let base = steady[h] > level ? 1 - Self.held * (1 - level / steady[h]) : 1
             let atPeak = p > level ? level / p : 1
             let carried = max(0, base - previous)
             let dip = max(max(0, base - atPeak), carried * decay)

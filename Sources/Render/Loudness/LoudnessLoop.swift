@@ -99,7 +99,7 @@ struct LoudnessLoop {
                         if rise.isFinite { slope = min(1.5, max(0.05, rise)) }
                     }
                     correction.measured = (correction.gainDB, delivered.loudness)
-                    correction.gainDB += max(-24, min(24, miss / slope))
+                    correction.gainDB += max(-6, min(6, miss / slope))
                     correction.count += 1
                     StageClock.shared.countRemeasured(frames: sources.totalFrames)
                     observer?.lossy(
@@ -128,7 +128,7 @@ struct LoudnessLoop {
 
     /// Encodings again of a limited lossless track that measured more than
     /// `LoudnessPlan.acceptance` off its target, at most.
-    static let corrections = 2
+    static let corrections = 3
 
     /// Where the plan aims, corrected for what the codec does: the target offset by the
     /// loudness it takes away (or adds), the ceiling lowered by its overshoot.
