@@ -94,6 +94,11 @@ struct LoudnessLoop {
                 if abs(miss) > LoudnessPlan.acceptance {
                     // the model's slope first; after a second encoding, the slope between the two measured
                     var slope = limited.slope
+                    if let plain = limited.plainLoudness, plain - limited.loudness > 0.01 {
+                        // the limiter took k times what the model said: the loudness rises as much slower
+                        let k = min(5, max(0.2, (plain - delivered.loudness) / (plain - limited.loudness)))
+                        slope = min(1, max(0.05, 1 - k * (1 - limited.slope)))
+                    }
                     if let tried = correction.measured, tried.gainDB != correction.gainDB {
                         let rise = (delivered.loudness - tried.loudness) / (correction.gainDB - tried.gainDB)
                         if rise.isFinite { slope = min(1.5, max(0.05, rise)) }

@@ -24,6 +24,9 @@ struct LoudnessPlan {
     /// How fast the limited loudness rises with the gain there (LU per dB, the model's):
     /// a measured miss is corrected by miss / slope.
     var slope = 1.0
+    /// The loudness (LUFS) the gain alone would give, without the limiter: what the limiter takes
+    /// off is this less `loudness`.
+    var plainLoudness: Double?
 
     var limit: Bool { limiterCeiling != nil }
 
@@ -74,7 +77,9 @@ struct LoudnessPlan {
                 gain: gain, limiterCeiling: nil, loudness: loudness + applied, truePeak: measured.truePeak + applied)
         }
         let model = LimiterModel(measured, ceiling: limiterCeiling, channels: channels)
-        return search(target: target, from: gainDB, ceiling: limiterCeiling) { model.loudness(gainDB: $0) }
+        var plan = search(target: target, from: gainDB, ceiling: limiterCeiling) { model.loudness(gainDB: $0) }
+        plan.plainLoudness = loudness + Gain.decibels(linear: Double(plan.gain))
+        return plan
     }
 
     /// The gain (from `startDB`, the plain gain) that brings the limited mix to `target`, on
