@@ -50,6 +50,12 @@ import Testing
         var localized = voiced
         (localized.id, localized.session, localized.locale) = ("box-breathing-fixture-de", "box-breathing-fixture", "de")
         #expect(localized.minorVersion == 0 && localized.keysMinorVersion == 2 && localized.jsonText().contains(#""version": 1.2,"#))
+        // either key alone needs 1.2 (validate() refuses one without the other, but the rule is per key)
+        for set in [{ (s: inout CueSheet) in s.session = "box" }, { (s: inout CueSheet) in s.locale = "de" }] {
+            var one = box
+            set(&one)
+            #expect(one.keysMinorVersion == 2 && one.jsonText().contains(#""version": 1.2,"#))
+        }
         // a sheet read as 1.2 without the keys this reader knows (a later key, say) stays 1.2
         let later = try Fixture.edit(Fixture.box, [(#""version": 1,"#, #""version": 1.2,"#)])
         #expect(try CueSheet.decode(from: later).jsonText() == later)
