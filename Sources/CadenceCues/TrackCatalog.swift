@@ -69,6 +69,12 @@ import Foundation
 ///
 /// The ring is the phase's progress and the bar the whole track's, both read from the player's
 /// `currentTime()`, so pausing, seeking, a call or the lock screen need no code of their own.
+///
+/// A catalog rendered from recipes with `locales:` or `variants:` lists each recipe once, as a
+/// session (cues-v1.2), with its tracks as renditions in several languages and lengths: list
+/// `sessionSections` (one row per session) instead of `sections`, and play
+/// `session.rendition(preferredLocales: Locale.preferredLanguages, preferredDuration: chosenLength)`
+/// (see `Session`, and docs/players.md for a list with a language and a length picker).
 public struct TrackCatalog: Sendable, Equatable {
     /// Every track, in the file's order: session by session in a catalog with `sessions` (cues-v1.2),
     /// by id in an earlier one.
