@@ -23,11 +23,22 @@ extension TrackCatalog {
     /// - `file`, `cues` and each sidecar must be a file name without a folder part (no `/`, `\`,
     ///   `.` or `..`), so that `audioURL(in:)` stays in its folder; ids must be unique and not
     ///   empty; `delivery` must be `bundled` or `on-demand`; `bundle.bytes`, when there, must be the
-    ///   bundled tracks' total and `bundle.budget` a whole number or null.
+    ///   bundled tracks' total and `bundle.budget` a whole number or null;
+    /// - cues-v1.2: `sessions`, when there, is a list of sessions, each with `id` (a string, not empty,
+    ///   each once), `title`, `premium`, `tracks` (the ids of at least one track) required and
+    ///   `category` and `sort_order` that may be null; every track is listed by exactly one session, a
+    ///   listed id must be a track's, and each track's `session` (then required) must name the session
+    ///   that lists it; a session's renditions all have a `locale` or none has. A track's `locale` is a
+    ///   well-formed BCP 47 tag or null, its `variant` `{"duration": SECONDS}` (above 0) or null, its
+    ///   `drafts` a whole number, not negative. Nothing is counted on trust: renditions are matched to
+    ///   tracks by id. A catalog without `sessions` (written before them) reads each track as a session of
+    ///   its own (`sessions(of:)`), and its tracks must not name a session; absent `locale`, `variant`
+    ///   and `drafts` are none, none and 0.
     ///
     /// Keys it does not know are ignored, wherever they are, and so are the renderer's own
     /// (`frames`, `sample_rate`, the levels and `fingerprint`: the cue sheet has the audio's exact
-    /// frames; `shard`: a shard's catalog reads as the tracks it holds).
+    /// frames; `shard`: a shard's catalog reads as the tracks it holds, and its sessions leave out the
+    /// tracks other shards hold).
     ///
     /// - Throws: `TrackCatalogError`: `.malformed` (with a 1-based line and column),
     ///   `.notACatalog`, `.unsupportedVersion`, `.missingKey`, `.typeMismatch`, `.invalidValue`.
