@@ -1,4 +1,4 @@
-/// A cue sheet (cues-v1, with cues-v1.1's additions): the sections, phases, cues and voice prompts
+/// A cue sheet (cues-v1, with cues-v1.1's and cues-v1.2's additions): the sections, phases, cues and voice prompts
 /// of a rendered track in frames, for players.
 ///
 /// Frames are the truth; every time in seconds is `frame / sample_rate`, kept as written.
@@ -12,10 +12,22 @@ public struct CueSheet: Sendable, Equatable {
     public var format: String = "session-cues"
     /// The major version: 1 (`supportedVersion`); `validate()` refuses any other.
     public var version: Int = 1
-    /// The minor version: 0 for a cues-v1 sheet (written `1`), 1 for one with cues-v1.1 keys (written `1.1`).
+    /// The minor version: 0 for a cues-v1 sheet (written `1`), 1 for one with cues-v1.1 keys (written `1.1`),
+    /// 2 for one with cues-v1.2 keys (written `1.2`).
+    ///
+    /// The sheet is written with `writtenMinorVersion`, never less than the keys it holds need, so a
+    /// sheet given a `session` says `1.2` whatever this holds; a decoded sheet keeps the minor version
+    /// it was written with, so it writes back as it was.
     public var minorVersion: Int = 0
-    /// The track's id, as in its recipe and the catalog (`box-breathing-5m`).
+    /// The track's id, as in its recipe and the catalog (`box-breathing-5m`, `sleep-wind-down-de`).
     public var id: String
+    /// cues-v1.2: the id of the recipe the track was rendered from, its session (`sleep-wind-down`), for a
+    /// recipe with `locales:`; nil otherwise (the key is then left out). Set together with `locale`.
+    public var session: String?
+    /// cues-v1.2: the track's locale, the BCP 47 tag as its recipe's `locales:` writes it (`de`, `pt-BR`),
+    /// for a recipe with `locales:`; nil otherwise (the key is then left out). The sheet's texts (title,
+    /// category, labels, voice) are in this language. Set together with `session`.
+    public var locale: String?
     /// The track's title, to show (`Box Breathing`).
     public var title: String
     /// The track's category (`Focus`), or nil for none (written `null`).
@@ -42,12 +54,16 @@ public struct CueSheet: Sendable, Equatable {
     ///
     /// `format` and `version` take their only values; `minorVersion` is 1 when `voice` is given,
     /// else 0 (set it to 1 for a sheet with other cues-v1.1 keys: segments, ramps, phase lengths).
+    /// `session` and `locale` (cues-v1.2) are given for a rendition of a recipe with `locales:`, and
+    /// make the sheet say `1.2` (see `writtenMinorVersion`).
     /// Nothing is checked: call `validate()`, or build a `CueTimeline`, before relying on it.
     public init(
-        id: String, title: String, category: String?, audio: Audio, pattern: PatternInfo,
+        id: String, session: String? = nil, locale: String? = nil, title: String, category: String?, audio: Audio, pattern: PatternInfo,
         sections: [Section], phases: [Phase], cues: [Cue], voice: [VoicePrompt]? = nil
     ) {
         self.id = id
+        self.session = session
+        self.locale = locale
         self.title = title
         self.category = category
         self.audio = audio

@@ -13,16 +13,16 @@ extension CueSheet {
     /// its `minorVersion` the digits after the point (`1.1` → 1), so the sheet writes back as it was.
     public static let supportedVersion = 1
 
-    /// Reads and validates a cue sheet (cues-v1 or cues-v1.1) from its JSON bytes.
+    /// Reads and validates a cue sheet (cues-v1, cues-v1.1 or cues-v1.2) from its JSON bytes.
     ///
     /// This is the entry point: `CueSheet` is not `Decodable`, and needs no `JSONDecoder`.
     /// In order: the bytes must be JSON (UTF-8, strict RFC 8259; a byte order mark is skipped);
     /// `format` must be `session-cues`; the major version must be `supportedVersion`, checked
     /// before anything else so a later version is reported as such rather than as a missing key;
-    /// then every key of cues-v1 and cues-v1.1 is read with its type (integers must be whole
+    /// then every key of cues-v1, cues-v1.1 and cues-v1.2 is read with its type (integers must be whole
     /// numbers, `4.8e5` and `480000.0` included; times finite numbers; `category`,
     /// `loudness_lufs` and `true_peak_dbtp` may be null or absent, and so may every cues-v1.1
-    /// key); keys it does not know are ignored wherever they are; last, `validate()`.
+    /// and cues-v1.2 key); keys it does not know are ignored wherever they are; last, `validate()`.
     ///
     /// Times in seconds are kept as written and pattern lengths as exact decimals, so
     /// `jsonText()` of a sheet the renderer wrote gives back its bytes exactly. O(n) in the
@@ -69,6 +69,8 @@ extension CueSheet {
         self.format = Self.formatName
         self.version = version
         self.id = try root.string(Key.id)
+        self.session = try root.optionalString(Key.session)
+        self.locale = try root.optionalString(Key.locale)
         self.title = try root.string(Key.title)
         self.category = try root.optionalString(Key.category)
         self.audio = try Audio(reading: try root.object(Key.audio))

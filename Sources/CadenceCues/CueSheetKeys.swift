@@ -10,10 +10,14 @@ extension CueSheet {
     public enum Key: String, CaseIterable, Sendable {
         /// `format`: always `session-cues`.
         case format
-        /// `version`: `1`, or `1.1` for a sheet with cues-v1.1 keys.
+        /// `version`: `1`, `1.1` for a sheet with cues-v1.1 keys, `1.2` for one with cues-v1.2 keys.
         case version
         /// `id`: the track's id.
         case id
+        /// cues-v1.2: the recipe's id, the track's session (only for a recipe with `locales:`).
+        case session
+        /// cues-v1.2: the track's locale tag (only for a recipe with `locales:`).
+        case locale
         /// `title`: the track's title.
         case title
         /// `category`: the track's category, or `null`.

@@ -78,7 +78,53 @@ extension TrackCatalog {
     }
 }
 
+extension TrackCatalog {
+    /// cues-v1.2's keys of the document, read after `Key`'s: a catalog written before sessions has none.
+    public enum SessionsKey: String, CaseIterable, Sendable {
+        /// `sessions`: the sessions in catalog order (`SessionKey`).
+        case sessions
+    }
+
+    /// The keys of one of `sessions` (cues-v1.2).
+    public enum SessionKey: String, CaseIterable, Sendable {
+        /// `id`: the session's id, its recipe's.
+        case id
+        /// `title`: its title in the default locale.
+        case title
+        /// `category`: its category in the default locale, or `null`.
+        case category
+        /// `premium`: whether the session is premium.
+        case premium
+        /// `sort_order`: its place in the catalog, or `null`.
+        case sortOrder = "sort_order"
+        /// `tracks`: the ids of its renditions, in order.
+        case tracks
+    }
+
+    /// cues-v1.2's keys of a track, read after `TrackKey`'s: a catalog written before sessions has none.
+    public enum RenditionKey: String, CaseIterable, Sendable {
+        /// `session`: the id of the session that lists the track.
+        case session
+        /// `locale`: its locale tag, or `null`.
+        case locale
+        /// `variant`: `{"duration": SECONDS}` (`VariantKey`) for a variant, or `null`.
+        case variant
+        /// `drafts`: its count of draft prompts.
+        case drafts
+    }
+
+    /// The keys of a track's `variant` (cues-v1.2).
+    public enum VariantKey: String, CaseIterable, Sendable {
+        /// `duration`: the variant's length in seconds.
+        case duration
+    }
+}
+
 extension TrackCatalog.Key: JSONKey {}
+extension TrackCatalog.SessionsKey: JSONKey {}
+extension TrackCatalog.SessionKey: JSONKey {}
+extension TrackCatalog.RenditionKey: JSONKey {}
+extension TrackCatalog.VariantKey: JSONKey {}
 extension TrackCatalog.BundleKey: JSONKey {}
 extension TrackCatalog.ShardKey: JSONKey {}
 extension TrackCatalog.TrackKey: JSONKey {}
