@@ -195,6 +195,38 @@ public struct BreathEnvelope: Sendable {
         buffer.withUnsafeMutableBufferPointer { fill($0, from: frame, count: count) }
     }
 
+    /// Frames per anchor of `fillSine`.
+    static let anchorRun = 64
+
+    /// A sine piece's frames [frame, frame + count) without a cosine per frame: every `anchorRun` frames an
+    /// anchor angle πu₀ from the exact integers (u₀ = (f − s)/(e − s)), and each frame k after it by the
+    /// angle sum cos(πu₀ + πk/L) = cos πu₀·cos(πk/L) − sin πu₀·sin(πk/L), with cos(πk/L) and sin(πk/L)
+    /// computed once per call. Nothing accumulates: every value is two exact roundings from the
+    /// integers (within 1e-15 of `weight`).
+    static func fillSine(_ out: UnsafeMutablePointer<Float>, piece: Piece, from frame: Int64, count: Int) {
+        let run = anchorRun
+        let length = piece.end - piece.start
+        let (a, d) = (piece.a, piece.b - piece.a)
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * run) { table in
+            for k in 0..<run {
+                let x = Double.pi * (Double(k) / Double(length))
+                table[k] = cos(x)
+                table[run + k] = sin(x)
+            }
+            var i = 0
+            while i < count {
+                let x0 = Double.pi * (Double(frame + Int64(i) - piece.start) / Double(length))
+                let (c0, s0) = (cos(x0), sin(x0))
+                let m = min(run, count - i)
+                for k in 0..<m {
+                    let c = c0 * table[k] - s0 * table[run + k]
+                    out[i + k] = Float(a + d * ((1 - c) / 2))
+                }
+                i += m
+            }
+        }
+    }
+
     /// `fill(_:from:count:)` into memory the caller owns.
     public func fill(_ out: UnsafeMutableBufferPointer<Float>, from frame: Int64, count: Int) {
         guard count > 0 else { return }
@@ -214,12 +246,16 @@ public struct BreathEnvelope: Sendable {
             let n = Int(stop - f)
             if n > 0 {
                 let base = out.baseAddress.map { $0 + written }
-                if piece.moving && piece.a != piece.b {
-                    let length = Double(piece.end - piece.start)
-                    let (a, d) = (piece.a, piece.b - piece.a)
-                    for k in 0..<n {
-                        let u = Double(f + Int64(k) - piece.start) / length
-                        base?[k] = Float(a + d * shape.weight(u))
+                if piece.moving && piece.a != piece.b, let base {
+                    if shape == .sine && n >= Self.anchorRun * 4 {
+                        Self.fillSine(base, piece: piece, from: f, count: n)
+                    } else {
+                        let length = Double(piece.end - piece.start)
+                        let (a, d) = (piece.a, piece.b - piece.a)
+                        for k in 0..<n {
+                            let u = Double(f + Int64(k) - piece.start) / length
+                            base[k] = Float(a + d * shape.weight(u))
+                        }
                     }
                 } else {
                     base?.update(repeating: Float(piece.a), count: n)
