@@ -28,7 +28,8 @@ public struct HapticSteps: Sendable, Equatable {
     public static let boundaryIntensity = 1.0
     public static let cueIntensity = 0.8
     /// The events a track's haptics may hold (steps + transients; AHAP writes at most this many).
-    /// To go to `RecipeLimits` (`maxHapticEventsPerTrack`): 8 hours of 1-second phases make 316,802.
+    /// To go to `RecipeLimits` (`maxHapticEventsPerTrack`): 8 hours of 1-second inhale/exhale phases make 316,382
+    /// (287,620 steps + 28,762 transients; 316,362 AHAP events, a 76 MB `.ahap`).
     public static let maxEventsPerTrack = 400_000
 
     /// ms(frames): the length of the track in milliseconds; the Android timings add up to it.
