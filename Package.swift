@@ -72,8 +72,9 @@ let package = Package(
         .target(name: "CadenceCues"),
         /// The JSON Schemas of recipes and cue sheets (`schema/*.schema.json`), built from the parser's grammar, limits and keys.
         .target(name: "Schema", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
-        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio.
-        .target(name: "Sidecars", dependencies: ["CadenceCues"]),
+        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio;
+        /// the haptic steps (Timeline) → Core Haptics AHAP and the Android waveform.
+        .target(name: "Sidecars", dependencies: ["CadenceCues", "Timeline"]),
 
         // MARK: - Command line
 
@@ -120,7 +121,7 @@ let package = Package(
             name: "RenderCommandTests",
             dependencies: ["TestKit", "RenderCommand", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
-        .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
+        .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues", "Timeline", "Recipe"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Schema", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(

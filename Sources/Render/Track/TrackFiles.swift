@@ -15,11 +15,16 @@ struct TrackFiles {
     let draft: CueSheet
     /// What reading and laying out the recipe noticed and let pass (`TrackRenderer.warnings(of:)`).
     let warnings: [Diagnostic]
+    /// The haptic steps, when a haptics sidecar is asked for (the envelope's defaults until `guide:` is read).
+    let haptics: HapticSteps?
 
     init(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan) {
         self.recipe = recipe
         self.output = output
         warnings = TrackRenderer.warnings(of: recipe, timeline: timeline)
+        haptics =
+            output.sidecars.contains { $0.0.isHaptic }
+            ? HapticSteps(timeline: timeline, envelope: BreathEnvelope(timeline: timeline, guide: .defaults)) : nil
         draft = CueSheetBuilder.build(
             recipe: recipe, timeline: timeline, sounds: sources.cueLengths, prompts: sources.prompts, audioFile: PathName.name(of: output.audioPath),
             sha256: "", loudness: nil, truePeak: nil)
@@ -56,7 +61,7 @@ struct TrackFiles {
         var sidecars: [AtomicOutputFile] = []
         for (kind, path) in output.sidecars {
             let sidecar = try AtomicOutputFile(path: path)
-            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks).utf8))
+            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks, haptics: haptics).utf8))
             sidecars.append(sidecar)
         }
         try AtomicOutputFile.commitTogether([file, cues] + sidecars)
@@ -69,12 +74,14 @@ struct TrackFiles {
     }
 
     /// A sidecar file's text.
-    static func sidecarText(_ kind: SidecarKind, sheet: CueSheet, peaks: [Float]) -> String {
+    static func sidecarText(_ kind: SidecarKind, sheet: CueSheet, peaks: [Float], haptics: HapticSteps?) -> String {
         switch kind {
         case .vtt: WebVTT.text(of: sheet)
         case .chapters: PodcastChapters.jsonText(of: sheet)
         case .waveform: WaveformPicture.svg(peaks: peaks, sheet: sheet)
         case .captions: WebVTT.captions(of: sheet)
+        case .ahap: haptics.map { AHAP.text(of: $0, id: sheet.id) } ?? ""
+        case .haptics: haptics.map { AndroidHaptics.jsonText(of: $0, id: sheet.id) } ?? ""
         }
     }
 }
