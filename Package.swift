@@ -42,7 +42,7 @@ let package = Package(
         /// YAML → recipe model, validation, diagnostics with line:col.
         .target(name: "Recipe", dependencies: ["AudioCore", "CYAML"]),
         /// Recipe → frame-exact phases, sections and cue events; pure, no I/O.
-        .target(name: "Timeline", dependencies: ["AudioCore", "Recipe"]),
+        .target(name: "Timeline", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
 
         // MARK: - Samples
 
@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues", "CSndfile"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
         .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "Schema", "AudioCore"], exclude: ["BadInput"]),
-        .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore"]),
+        .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore", "CadenceCues"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128", "TestKit"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         /// In process: the render core (sources, passes, loudness, formats) called as a library.

@@ -39,6 +39,10 @@ public struct CueSheet: Sendable, Equatable {
     /// A program's sheet describes its first segment's pattern here. With a ramp or a program
     /// the phases played differ from it: `phases` has each one as played.
     public var pattern: PatternInfo
+    /// cues-v1.2: the breath envelope's shape, when the track has breath guidance (recipe-v1.2 §
+    /// Breath guidance); every phase then has its `guide`, and `CueTimeline.guide(atFrame:)` gives
+    /// E, how full the breath is. Nil: no envelope (the key is left out).
+    public var guide: Guide?
     /// The intro, the practice and the outro as frame spans, in that order; a section of zero
     /// length may be left out. A program (cues-v1.1) has one practice section per segment.
     public var sections: [Section]
@@ -73,6 +77,15 @@ public struct CueSheet: Sendable, Equatable {
         self.cues = cues
         self.voice = voice
         self.minorVersion = voice == nil ? 0 : 1
+    }
+
+    /// The top-level `guide` object (cues-v1.2): how a player computes the breath envelope.
+    public struct Guide: Sendable, Equatable {
+        /// How E moves inside a rising or falling phase.
+        public var shape: BreathShape
+
+        /// A guide of `shape`.
+        public init(shape: BreathShape) { self.shape = shape }
     }
 
     /// The `audio` object: the file the sheet describes.
@@ -229,6 +242,8 @@ public struct CueSheet: Sendable, Equatable {
         public var kind: String
         /// The words to show (`Breathe In`).
         public var label: String
+        /// cues-v1.2: how the phase moves the breath envelope; nil in a sheet without `guide`.
+        public var guide: BreathGuide?
         /// cues-v1.1: the phase's own exact length in seconds (nil in a v1 sheet); with a ramp, it
         /// differs from the pattern's.
         public var length: DecimalText?
@@ -242,14 +257,15 @@ public struct CueSheet: Sendable, Equatable {
         public var end: Double
         /// Makes a phase; `start` and `end` are computed from the frames and `sampleRate`. Nothing is checked.
         public init(
-            index: Int, segment: Int? = nil, cycle: Int, kind: String, label: String, length: DecimalText? = nil, startFrame: Int64,
-            endFrame: Int64, sampleRate: Int
+            index: Int, segment: Int? = nil, cycle: Int, kind: String, label: String, guide: BreathGuide? = nil, length: DecimalText? = nil,
+            startFrame: Int64, endFrame: Int64, sampleRate: Int
         ) {
             self.index = index
             self.segment = segment
             self.cycle = cycle
             self.kind = kind
             self.label = label
+            self.guide = guide
             self.length = length
             self.startFrame = startFrame
             self.endFrame = endFrame

@@ -75,10 +75,21 @@ extension CueSheet {
         self.category = try root.optionalString(Key.category)
         self.audio = try Audio(reading: try root.object(Key.audio))
         self.pattern = try PatternInfo(reading: try root.object(Key.pattern))
+        self.guide = try root.optionalObject(Key.guide).map { (o) throws(CueSheetError) in try Guide(reading: o) }
         self.sections = try root.objects(Key.sections).map(Section.init(reading:))
         self.phases = try root.objects(Key.phases).map(Phase.init(reading:))
         self.cues = try root.objects(Key.cues).map(Cue.init(reading:))
         self.voice = try root.optionalObjects(Key.voice)?.map(VoicePrompt.init(reading:))
+    }
+}
+
+extension CueSheet.Guide {
+    fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
+        let text = try o.string(Key.shape)
+        guard let shape = BreathShape(rawValue: text) else {
+            throw .invalidValue(path: o.path(Key.shape), reason: "expected sine or linear, found \(JSONText.string(text))")
+        }
+        self.init(shape: shape)
     }
 }
 
@@ -139,6 +150,12 @@ extension CueSheet.Phase {
         self.cycle = try o.int(Key.cycle)
         self.kind = try o.string(Key.kind)
         self.label = try o.string(Key.label)
+        self.guide = try o.optionalString(Key.guide).map { (text) throws(CueSheetError) in
+            guard let guide = BreathGuide(rawValue: text) else {
+                throw .invalidValue(path: o.path(Key.guide), reason: "expected rise, fall, hold or none, found \(JSONText.string(text))")
+            }
+            return guide
+        }
         self.length = try o.optionalDecimal(Key.length)
         self.startFrame = try o.int64(Key.startFrame)
         self.endFrame = try o.int64(Key.endFrame)

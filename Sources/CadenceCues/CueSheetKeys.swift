@@ -26,6 +26,9 @@ extension CueSheet {
         case audio
         /// `pattern`: the breathing pattern (`CueSheet.PatternInfo.Key`).
         case pattern
+        /// cues-v1.2: the breath envelope's shape (`CueSheet.Guide.Key`), only when the envelope is on;
+        /// every phase then carries its `guide`.
+        case guide
         /// `sections`: the intro, practice and outro (`CueSheet.Section.Key`).
         case sections
         /// `phases`: every phase played (`CueSheet.Phase.Key`).
@@ -34,6 +37,14 @@ extension CueSheet {
         case cues
         /// cues-v1.1: the voice prompts (absent from a sheet without any).
         case voice
+    }
+}
+
+extension CueSheet.Guide {
+    /// The keys of `guide`.
+    public enum Key: String, CaseIterable, Sendable {
+        /// `shape`: `sine` or `linear`.
+        case shape
     }
 }
 
@@ -130,6 +141,9 @@ extension CueSheet.Phase {
         case kind
         /// `label`: the words to show.
         case label
+        /// cues-v1.2: how the phase moves the breath (`rise`, `fall`, `hold`, `none`), only when the
+        /// sheet has a top-level `guide`.
+        case guide
         /// cues-v1.1: the phase's own length in seconds, written after `label`.
         case length
         /// `start_frame`: the phase's first frame.
@@ -191,4 +205,5 @@ extension CueSheet.PatternPhase.Key: JSONKey {}
 extension CueSheet.Section.Key: JSONKey {}
 extension CueSheet.Ramp.Key: JSONKey {}
 extension CueSheet.Phase.Key: JSONKey {}
+extension CueSheet.Guide.Key: JSONKey {}
 extension CueSheet.Cue.Key: JSONKey {}

@@ -21,6 +21,7 @@ extension CueSheet {
     ///   well-formed BCP 47 tag (`LocaleTag.isWellFormed(_:)`); and `id` the session's id, a `-`, and
     ///   the locale in lower case, with a variant's suffix (`-5m`, one part without a `-`) between them
     ///   or not (`box-5m-pt-br` for session `box`, locale `pt-BR`), as recipe-v1.2 names renditions.
+    ///   A top-level `guide` and every phase's `guide` come together: all or none.
     ///
     /// O(n) in the sheet's sections, phases, cues and prompts (and the practice sections of a
     /// program). `decode(from:)` and `CueTimeline.init(_:)` run this; call it on a sheet built in
@@ -36,6 +37,7 @@ extension CueSheet {
         try validateAudio()
         let practices = try validateSections()
         try validatePhases(practices: practices)
+        try validateGuide()
         try validateCues()
         try validateVoice()
     }
@@ -290,6 +292,20 @@ extension CueSheet {
         let actual = FrameTime.frame(atTime: time, sampleRate: audio.sampleRate)
         guard actual == frame else {
             throw .timeMismatch(path: path, time: time, frame: actual ?? 0, expectedFrame: frame)
+        }
+    }
+}
+
+extension CueSheet {
+    /// cues-v1.2's `guide`: with the top-level object every phase has its guide, without it none has.
+    fileprivate func validateGuide() throws(CueSheetError) {
+        if guide != nil, let phase = phases.first(where: { $0.guide == nil }) {
+            throw .invalidValue(
+                path: "phases.\(phase.index).guide", reason: "is missing: a sheet with a top-level guide gives every phase its guide")
+        }
+        if guide == nil, let phase = phases.first(where: { $0.guide != nil }) {
+            throw .invalidValue(
+                path: "phases.\(phase.index).guide", reason: "is given, but the sheet has no top-level guide with the envelope's shape")
         }
     }
 }

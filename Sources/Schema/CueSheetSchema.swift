@@ -53,7 +53,8 @@ enum CueSheetSchema {
                     + "the phase at the audio's own playback position. Frames are the truth; seconds are frame / sample_rate. "
                     + "Version 1 may gain keys: a reader ignores keys it does not know, so every object here allows more. "
                     + "Version 1.1 adds the voice prompts, segment, name and ramp to sections, and segment and length to phases. "
-                    + "Version 1.2 adds session and locale, for a recipe with locales."),
+                    + "Version 1.2 adds session and locale, for a recipe with locales, and guide (top level and per phase), for "
+                    + "a track with breath guidance."),
         ] as SchemaJSON).merging(object(CueSheet.Key.self, sheet))
     }
 
@@ -89,6 +90,20 @@ enum CueSheetSchema {
             Property(
                 (["description": "The pattern's cycle, as the recipe gave it."] as SchemaJSON).merging(object(CueSheet.PatternInfo.Key.self, pattern))
             )
+        case .guide:
+            Property(
+                [
+                    "description": .string(
+                        "cues-v1.2: the breath envelope's shape, only when the track has breath guidance (recipe-v1.2 § Breath guidance); "
+                            + "every phase then has its guide, and a player computes E(frame) from them, the intro and the outro's fall."),
+                    "type": "object", "required": ["shape"],
+                    "properties": [
+                        "shape": [
+                            "description": "How E moves inside a rising or falling phase.",
+                            "enum": .array(BreathShape.allCases.map { .string($0.rawValue) }),
+                        ]
+                    ],
+                ], required: false)
         case .sections:
             Property(
                 "intro, practice and outro in order; a section of zero length may be left out. cues-v1.1: a program "
@@ -203,6 +218,10 @@ enum CueSheetSchema {
         case .cycle: Property("Which cycle the phase belongs to, from 0.", index)
         case .kind: Property("The phase kind.", ["type": "string", "pattern": .string(Grammar.kind)])
         case .label: Property("Shown to the listener.", ["type": "string"])
+        case .guide:
+            Property(
+                "cues-v1.2: how the phase moves the breath envelope; given exactly when the sheet has a top-level guide.",
+                ["enum": .array(BreathGuide.allCases.map { .string($0.rawValue) })], required: false)
         case .length:
             Property(
                 "cues-v1.1: the phase's own exact length in seconds (with a ramp it differs from pattern.phases).",

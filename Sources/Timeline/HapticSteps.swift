@@ -1,3 +1,5 @@
+import CadenceCues
+
 /// The haptic steps of cues-v1.2 § Haptic steps: what both haptics files (`OUT.ahap`, `OUT.haptics.json`)
 /// are written from, in whole milliseconds.
 ///

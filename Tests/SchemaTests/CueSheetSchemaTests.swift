@@ -74,6 +74,9 @@ enum CueSheetFixture {
     static func localizedSheet() -> CueSheet {
         var sheet = guidedSheet()
         (sheet.id, sheet.session, sheet.locale) = ("fixture-5m-pt-br", "fixture", "pt-BR")
+        // and breath guidance: the envelope's shape and every phase's guide (cues-v1.2)
+        sheet.guide = CueSheet.Guide(shape: .linear)
+        for k in sheet.phases.indices { sheet.phases[k].guide = BreathGuide.defaultGuide(for: sheet.phases[k].kind) }
         return sheet
     }
 

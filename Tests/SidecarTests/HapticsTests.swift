@@ -1,3 +1,4 @@
+import CadenceCues
 import Foundation
 import Recipe
 import Sidecars

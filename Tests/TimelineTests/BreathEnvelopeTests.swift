@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 import Foundation
 import Recipe
 import TestKit

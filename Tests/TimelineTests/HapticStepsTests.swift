@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 import Recipe
 import Testing
 

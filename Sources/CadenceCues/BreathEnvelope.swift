@@ -51,7 +51,8 @@ public struct BreathGuideSettings: Sendable, Equatable {
 }
 
 /// The breath envelope E(f) of recipe-v1.2 § Breath guidance: a number in [0, 1] for every frame,
-/// how full the breath is. The one computation behind the swell, the haptics and the cue sheet's guide.
+/// how full the breath is. The one computation behind the swell, the haptics, the cue sheet's guide
+/// and a player's ring (`CueTimeline.guide(atFrame:)`); Timeline builds it from a timeline.
 ///
 /// Built once from the phases' exact frames as pieces that tile `[0, totalFrames)`: the intro (0),
 /// each phase (a rise or fall from a to b, or a constant), the outro's fall over
@@ -68,6 +69,15 @@ public struct BreathEnvelope: Sendable {
         public let b: Double
         /// A rise or fall phase, or the outro's fall: a moving span of the haptics, even where a == b.
         public let moving: Bool
+
+        /// A piece of frames [start, end) from `a` to `b` (`moving`: a rise or fall).
+        public init(start: Int64, end: Int64, a: Double, b: Double, moving: Bool) {
+            self.start = start
+            self.end = end
+            self.a = a
+            self.b = b
+            self.moving = moving
+        }
     }
 
     /// A phase as the envelope sees it: its frames and its guide.
@@ -95,14 +105,6 @@ public struct BreathEnvelope: Sendable {
     private let starts: [Int64]
     /// E at and after `totalFrames` (and the value a caller past the end sees).
     private let endValue: Double
-
-    /// The envelope of `timeline` with `guide`'s kinds and shape.
-    public init(timeline: Timeline, guide: BreathGuideSettings) {
-        self.init(
-            phases: timeline.phases.map { PhaseGuide(startFrame: $0.startFrame, endFrame: $0.endFrame, guide: guide.guide(for: $0.kind)) },
-            outroStart: timeline.section(.outro)?.startFrame, totalFrames: timeline.totalFrames, sampleRate: timeline.sampleRate,
-            shape: guide.shape)
-    }
 
     /// The envelope of phases (in frame order, tiling the practice), an outro starting at `outroStart`
     /// (nil: none) in a file of `totalFrames`.
