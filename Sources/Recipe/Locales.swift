@@ -89,7 +89,9 @@ extension Recipe {
         if var voice = plain.voice {
             voice.localizedDraftVoice = [:]
             voice.defaultDraftVoiceLocales = []
-            voice.prompts = voice.prompts.map { var p = $0; p.localizedText = [:]; return p }
+            voice.prompts = voice.prompts.map {
+                var p = $0; p.localizedText = [:]; return p
+            }
             plain.voice = voice
         }
         var rendition = base
@@ -286,6 +288,11 @@ extension DecodeContext {
         let tags: [String]
         switch locales {
         case .none:
+            // a mapping whose keys are no language tags is no attempt at texts per locale
+            let keys = pairs.compactMap { pair -> String? in
+                if case .scalar(let text, _) = document[pair.key].content { text } else { nil }
+            }
+            guard keys.count == pairs.count, keys.allSatisfy(LanguageTag.isValid) else { return read(&self, node, path).map { ($0, [:]) } }
             error(
                 "\(path): a text per locale needs 'locales:' at the top, listing the locales (like 'locales: [\(Self.keysText(pairs, document))]'); "
                     + "found a mapping; or write one text for every listener",
@@ -317,7 +324,9 @@ extension DecodeContext {
             guard let value = fields[key], let text = read(&self, value, "\(path).\(tag)") else { continue }
             byLocale[tag] = text
         }
-        let missing = tags.filter { tag in byLocale[tag] == nil && !meant.contains(tag) && !fields.order.contains(where: { key in LanguageTag.same(key, tag) }) }
+        let missing = tags.filter { tag in
+            byLocale[tag] == nil && !meant.contains(tag) && !fields.order.contains(where: { key in LanguageTag.same(key, tag) })
+        }
         if !missing.isEmpty {
             error(
                 "\(path): expected a text for every locale, missing \(missing.map { "'\($0)'" }.joined(separator: ", ")) "

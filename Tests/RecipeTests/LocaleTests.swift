@@ -81,7 +81,9 @@ import Testing
         #expect(renditions.map(\.title).first == "Respiração quadrada")
         #expect(renditions.map(\.title).last == "Box Breathing")
         #expect(renditions[1].outputPath("out.flac") == "out-5m-pt-br.flac")
-        #expect(renditions.map { $0.length } == [.duration(ns(180)), .duration(ns(300)), .duration(ns(600))] + [ns(180), ns(300), ns(600)].map { .duration($0) })
+        #expect(
+            renditions.map { $0.length } == [.duration(ns(180)), .duration(ns(300)), .duration(ns(600))]
+                + [ns(180), ns(300), ns(600)].map { .duration($0) })
         #expect(recipe.renditions(in: ["EN"]).map(\.id) == ["box-3m-en", "box-5m-en", "box-10m-en"])
         #expect(recipe.locale(named: "pt-br") == "pt-BR")
         #expect(recipe.locale(named: "fr") == nil)
@@ -149,7 +151,8 @@ import Testing
 
     @Test func defaultDraftVoicesFallBackToThePrimaryLanguage() throws {
         let recipe = try load(
-            "locales: [pt-BR, de-AT, xx]\npattern: box\ncycles: 2\nvoice: { draft_voice: { xx: en-gb, pt-br: pt-br, de-at: de-at }, prompts: [ { at: 1s, text: Hi } ] }\n")
+            "locales: [pt-BR, de-AT, xx]\npattern: box\ncycles: 2\nvoice: { draft_voice: { xx: en-gb, pt-br: pt-br, de-at: de-at }, prompts: [ { at: 1s, text: Hi } ] }\n"
+        )
         // all given: nothing to resolve
         #expect(try recipe.resolvingDraftVoices(languages: []).renditions().map { $0.voice?.draftVoice } == ["pt-br", "de-at", "en-gb"])
 
@@ -174,9 +177,15 @@ import Testing
     /// The errors a mapping of texts per locale can have, each located.
     @Test(arguments: [
         ("locales: [en, de]\ntitle: { en: Calm }\npattern: box\ncycles: 2\n", "2:8", "title: expected a text for every locale, missing 'de'"),
-        ("locales: [en, de]\ntitle: { en: Calm, de: Ruhe, dee: x }\npattern: box\ncycles: 2\n", "2:30", "title: unknown locale 'dee' (did you mean 'de'?)"),
+        (
+            "locales: [en, de]\ntitle: { en: Calm, de: Ruhe, dee: x }\npattern: box\ncycles: 2\n", "2:30",
+            "title: unknown locale 'dee' (did you mean 'de'?)"
+        ),
         ("locales: [en, de]\ntitle: { en: Calm, dee: Ruhe }\npattern: box\ncycles: 2\n", "2:20", "title: unknown locale 'dee' (did you mean 'de'?)"),
-        ("locales: [en, de]\ntitle: { en: Calm, fr: Calme, de: x }\npattern: box\ncycles: 2\n", "2:20", "title: unknown locale 'fr' (the locales: en, de)"),
+        (
+            "locales: [en, de]\ntitle: { en: Calm, fr: Calme, de: x }\npattern: box\ncycles: 2\n", "2:20",
+            "title: unknown locale 'fr' (the locales: en, de)"
+        ),
         ("title: { en: Calm, de: Ruhe }\npattern: box\ncycles: 2\n", "1:8", "title: a text per locale needs 'locales:' at the top"),
         ("locales: [en, de]\ntitle: { en: Calm, DE: Ruhe, de: x }\npattern: box\ncycles: 2\n", "2:30", "title: locale 'de' given twice"),
         ("locales: [en, de]\ntitle: { en: Calm, de: [x] }\npattern: box\ncycles: 2\n", "2:24", "title.de: expected text, found a list"),
@@ -210,13 +219,31 @@ import Testing
 
     @Test(arguments: [
         ("pattern: box\ncycles: 2\nbed: { file: 'beds/{locale}.ogg' }\n", "3:14", "bed.file: '{locale}' in a path needs 'locales:' at the top"),
-        ("locales: [en]\npattern: box\ncycles: 2\nbed: { file: 'beds/{lang}.ogg' }\n", "4:14", "bed.file: expected a path whose only placeholder is '{locale}', found '{lang}'"),
+        (
+            "locales: [en]\npattern: box\ncycles: 2\nbed: { file: 'beds/{lang}.ogg' }\n", "4:14",
+            "bed.file: expected a path whose only placeholder is '{locale}', found '{lang}'"
+        ),
         ("locales: [en]\npattern: box\ncycles: 2\nbed: { file: 'beds/{locales}.ogg' }\n", "4:14", "did you mean '{locale}'?"),
-        ("locales: [en]\npattern: box\ncycles: 2\ncues: { inhale: { file: 'a/{locale}}.wav' } }\n", "4:25", "cues.inhale.file: expected a path whose only placeholder"),
-        ("locales: [en]\npattern: box\ncycles: 2\nbed: [ { file: '/{locale}.ogg' } ]\n", "4:16", "bed.0.file: path '/en.ogg' leaves the assets folder"),
-        ("locales: [en, en-GB, EN]\npattern: box\ncycles: 2\n", "1:22", "locales.2: expected a locale not listed before, found 'EN' (the same as 'en' at line 1"),
-        ("locales: [en, 'en US']\npattern: box\ncycles: 2\n", "1:15", "locales.1: expected a BCP 47 language tag like en, de, pt-BR or zh-Hans, found 'en US' (subtags are letters and digits"),
-        ("locales: [en_US]\npattern: box\ncycles: 2\n", "1:11", "locales.0: expected a BCP 47 language tag like en, de, pt-BR or zh-Hans, found 'en_US'"),
+        (
+            "locales: [en]\npattern: box\ncycles: 2\ncues: { inhale: { file: 'a/{locale}}.wav' } }\n", "4:25",
+            "cues.inhale.file: expected a path whose only placeholder"
+        ),
+        (
+            "locales: [en]\npattern: box\ncycles: 2\nbed: [ { file: '/{locale}.ogg' } ]\n", "4:16",
+            "bed.0.file: path '/en.ogg' leaves the assets folder"
+        ),
+        (
+            "locales: [en, en-GB, EN]\npattern: box\ncycles: 2\n", "1:22",
+            "locales.2: expected a locale not listed before, found 'EN' (the same as 'en' at line 1"
+        ),
+        (
+            "locales: [en, 'en US']\npattern: box\ncycles: 2\n", "1:15",
+            "locales.1: expected a BCP 47 language tag like en, de, pt-BR or zh-Hans, found 'en US' (subtags are letters and digits"
+        ),
+        (
+            "locales: [en_US]\npattern: box\ncycles: 2\n", "1:11",
+            "locales.0: expected a BCP 47 language tag like en, de, pt-BR or zh-Hans, found 'en_US'"
+        ),
         ("locales: []\npattern: box\ncycles: 2\n", "1:10", "locales: expected a list of language tags"),
         ("locales: en\npattern: box\ncycles: 2\n", "1:10", "locales: expected a list of language tags"),
     ])
@@ -235,8 +262,12 @@ import Testing
 
         let tags = letters.map { "l" + String($0) }
         let lengths = (1...6).map { "\($0)m" }
-        let renditions = problems("locales: [\(tags.joined(separator: ", "))]\npattern: box\nvariants: { duration: [\(lengths.joined(separator: ", "))] }\n")
-        #expect(renditions.map(\.message) == ["locales: expected at most 150 renditions (variants × locales), found 6 lengths × 26 locales = 156; split the recipe"])
+        let renditions = problems(
+            "locales: [\(tags.joined(separator: ", "))]\npattern: box\nvariants: { duration: [\(lengths.joined(separator: ", "))] }\n")
+        #expect(
+            renditions.map(\.message) == [
+                "locales: expected at most 150 renditions (variants × locales), found 6 lengths × 26 locales = 156; split the recipe"
+            ])
         #expect(renditions.first?.location?.line == 1)
 
         let id = String(repeating: "a", count: 93)
@@ -247,15 +278,16 @@ import Testing
         #expect(long.first?.location?.column == 15)
     }
 
-    @Test(arguments: [
-        ("en", nil), ("de", nil), ("pt-BR", nil), ("zh-Hans", nil), ("zh-Hant-TW", nil), ("es-419", nil), ("sl-rozaj-biske", nil),
-        ("de-CH-1996", nil), ("en-US-u-ca-gregory", nil), ("en-x-private", nil), ("zh-yue-HK", nil), ("EN-us", nil),
-        ("e", "the language 'e' is not 2 to 8 letters"), ("english-usa", "'usa' is not a script"), ("en_US", "subtags are letters and digits"),
-        ("en--US", "an empty subtag"), ("en-", "an empty subtag"), ("x-klingon", "a tag starts with a language"),
-        ("de-1996-1996", "the variant '1996' twice"), ("en-u", "the extension 'u-' has no subtags"), ("en-x", "'x-' has no private use subtags"),
-        ("12", "the language '12'"), ("en-US-US", "'us' is not a script"), ("en-abcdefghi", "the subtag 'abcdefghi' is longer than 8 characters"),
-        ("de-Latn-Latn", "'latn' is not a script"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("en", nil), ("de", nil), ("pt-BR", nil), ("zh-Hans", nil), ("zh-Hant-TW", nil), ("es-419", nil), ("sl-rozaj-biske", nil),
+            ("de-CH-1996", nil), ("en-US-u-ca-gregory", nil), ("en-x-private", nil), ("zh-yue-HK", nil), ("EN-us", nil),
+            ("e", "the language 'e' is not 2 to 8 letters"), ("english-usa", "'usa' is not a script"), ("en_US", "subtags are letters and digits"),
+            ("en--US", "an empty subtag"), ("en-", "an empty subtag"), ("x-klingon", "a tag starts with a language"),
+            ("de-1996-1996", "the variant '1996' twice"), ("en-u", "the extension 'u-' has no subtags"), ("en-x", "'x-' has no private use subtags"),
+            ("12", "the language '12'"), ("en-US-US", "'us' is not a script"), ("en-abcdefghi", "the subtag 'abcdefghi' is longer than 8 characters"),
+            ("de-Latn-Latn", "'latn' is not a script"),
+        ] as [(String, String?)])
     func languageTags(tag: String, problem: String?) {
         let found = LanguageTag.problem(tag)
         if let problem {

@@ -191,7 +191,8 @@ public enum RecipeKeys {
             canonical: .line("program.<i>", whenGiven: true), typeText: "mapping: `to`, `over`",
             examples: ["{ to: 4.5 bpm, over: 10 cycles }", "{ to: 6 bpm, over: 10 cycles }"], "the segment's breath slows cycle by cycle"),
         RecipeKey(
-            "program[].label", .anyOf([.text, .localeTexts]), defaultText: "the pattern's name (`Coherent Breathing`; `Custom Pattern` for an unnamed inline one)",
+            "program[].label", .anyOf([.text, .localeTexts]),
+            defaultText: "the pattern's name (`Coherent Breathing`; `Custom Pattern` for an unnamed inline one)",
             range: "\(RecipeLimits.maxTextBytes) bytes", canonical: .line("program.<i>", whenGiven: true),
             typeText: "text, or a mapping from locale to text",
             examples: ["Wind down", "Let go"], "the practice section's `name` in the cue sheet"),
@@ -215,7 +216,8 @@ public enum RecipeKeys {
             "bed.file", .assetPath, presence: .rule("exactly one of `file`, `synth`"),
             range:
                 "any format libsndfile reads (WAV, FLAC, Ogg Vorbis, …), any rate and channel count; at least 1 s, \(anyLength)",
-            canonical: .line("bed.file"), typeText: "path in the assets folder", examples: ["beds/rain.ogg", "beds/ocean.ogg"],
+            canonical: .line("bed.file"), typeText: "path in the assets folder; `{locale}` in it is each locale's tag",
+            examples: ["beds/rain.ogg", "beds/ocean.ogg"],
             "a sound file, looped with a crossfade when shorter than the track"),
         RecipeKey(
             "bed.synth", .synth, defaultText: "`drone` is \(DiagnosticText.number(DecodeContext.defaultDroneHertz)) Hz",
@@ -281,7 +283,7 @@ public enum RecipeKeys {
             examples: ["[0.5, 0.25]", "3"], "the tone's overtones"),
         RecipeKey(
             "cues.<kind>.file", .assetPath, range: "at most \(RecipeLimits.maxClipSeconds) s", canonical: .line("cue.<kind>"),
-            typeText: "path in the assets folder", examples: ["cues/wood-block.wav", "cues/singing-bowl.wav"],
+            typeText: "path in the assets folder; `{locale}` in it is each locale's tag", examples: ["cues/wood-block.wav", "cues/singing-bowl.wav"],
             "a sound from the assets folder, never looped"),
         RecipeKey(
             "cues.<kind>.until", .promptTime, defaultText: "none: to the end", range: "may lie past the file's end",
@@ -359,10 +361,12 @@ public enum RecipeKeys {
         RecipeKey(
             "voice.prompts[].file", .assetPath, defaultText: "none: the draft voice speaks `text`", presence: .rule("`file`, `text` or both"),
             range: "at most \(RecipeLimits.maxClipSeconds) s", canonical: .line("voice.prompt.<i>", whenGiven: true),
-            typeText: "path in the assets folder", examples: ["voice/welcome.wav", "voice/hold.wav"], "the recorded clip"),
+            typeText: "path in the assets folder; `{locale}` in it is each locale's tag", examples: ["voice/welcome.wav", "voice/hold.wav"],
+            "the recorded clip"),
         RecipeKey(
             "voice.prompts[].text", .anyOf([.promptText, .localeTexts]), range: "one line, at most \(grouped(RecipeLimits.maxPromptTextBytes)) bytes",
-            canonical: .line("voice.prompt.<i>", whenGiven: true), typeText: "what the prompt says (cue sheet, captions); or a mapping from locale to it",
+            canonical: .line("voice.prompt.<i>", whenGiven: true),
+            typeText: "what the prompt says (cue sheet, captions); or a mapping from locale to it",
             examples: ["\"Breathe in.\"", "Welcome"], "what the prompt says (cue sheet, captions)"),
     ]
 
