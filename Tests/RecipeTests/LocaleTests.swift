@@ -140,6 +140,30 @@ import Testing
         #expect(changed[1].canonicalText != renditions[1].canonicalText)
     }
 
+    @Test func programLabelsAndBedLayersPerLocale() throws {
+        let recipe = try load(
+            """
+            locales: [en, fr-CA]
+            program:
+              - { pattern: box, cycles: 2, label: { en: Settle, fr-ca: Installez-vous } }
+              - { pattern: { phases: [ { kind: inhale, length: 4s, label: { en: In, FR-ca: Inspirez } }, exhale: 4s ] }, cycles: 2 }
+            bed:
+              - { synth: pink-noise }
+              - { file: "beds/{locale}/birds-{locale}.ogg" }
+            cues: { start: { file: "cues/start.wav" } }
+
+            """)
+        let fr = try #require(recipe.renditions().last)
+        #expect(fr.id == "test-fr-ca")
+        #expect(fr.program?.map(\.name) == ["Installez-vous", "Custom Pattern"])
+        #expect(fr.program?.last?.pattern.phases.map(\.label) == ["Inspirez", "Breathe Out"])
+        #expect(fr.pattern.phases.map(\.label) == ["Breathe In", "Hold", "Breathe Out", "Hold"])
+        #expect(fr.assetPaths.map(\.key) == ["bed.1.file", "cues.start.file"])
+        #expect(fr.assetPaths.map(\.path) == ["beds/fr-CA/birds-fr-CA.ogg", "cues/start.wav"])
+        #expect(recipe.renditions().first?.program?.map(\.name) == ["Settle", "Custom Pattern"])
+        #expect(recipe.program?.first?.localizedName == ["en": "Settle", "fr-CA": "Installez-vous"])
+    }
+
     @Test func plainTextsAreEveryLocales() throws {
         let recipe = try load("locales: [en, fr]\ntitle: Calm\npattern: box\ncycles: 2\nvoice: { prompts: [ { at: 1s, text: Hi } ] }\n")
         #expect(recipe.renditions().map(\.title) == ["Calm", "Calm"])
