@@ -96,6 +96,12 @@ extension Recipe {
         }
         var rendition = base
         rendition.localeFreeText = plain.canonicalText
+        // a text per locale is located at this locale's value (`title.de`), so that what a later
+        // stage finds wrong with it (a draft the voice cannot speak) points there
+        for (key, place) in locations where key.hasSuffix("." + tag) {
+            let owner = String(key.dropLast(tag.count + 1))
+            if Self.localizedKeys.contains(where: { owner == $0 || owner.hasSuffix("." + $0) }) { rendition.locations[owner] = place }
+        }
         rendition.locale = tag
         rendition.id = Self.renditionID(id, locale: tag)
         rendition.title = localizedTitle[tag] ?? title
@@ -127,6 +133,9 @@ extension Recipe {
         }
         return rendition
     }
+
+    /// The keys whose value may be given per locale (the last part of their key path).
+    static let localizedKeys = ["title", "category", "label", "text", "draft_voice"]
 
     private static func resolve(_ phase: Phase, _ tag: String) -> Phase {
         var resolved = phase

@@ -65,6 +65,11 @@ import Testing
         #expect(de.assetPaths.map(\.key) == ["bed.file", "cues.inhale.file", "voice.prompts.0.file"])
         #expect(de.locales.isEmpty && de.localizedTitle.isEmpty && de.localizedPaths.isEmpty)
         #expect(de.renditions().map(\.id) == ["sleep-wind-down-de"])
+        // a text per locale is located at the rendition's own value
+        #expect(de.location(of: "voice.prompts.1.text").column == 57)
+        #expect(renditions[0].location(of: "voice.prompts.1.text").column == 36)
+        #expect(de.location(of: "title").column == 35)
+        #expect(de.location(of: "voice.draft_voice").column == 33)
         #expect(de.outputPath("out/x.flac") == "out/x-de.flac")
         #expect(renditions.first?.outputPath("x.flac") == "x-en.flac")
     }
