@@ -24,13 +24,26 @@ extension Recipe {
         let variants = self.variants()
         guard !locales.isEmpty else { return variants }
         // the order of a session's renditions: by locale, then by length, shortest first (stable)
-        let byLength = variants.enumerated().sorted { a, b in
+        let byLength = Self.byLength(variants)
+        return locales.flatMap { tag in byLength.map { $0.rendition(in: tag) } }
+    }
+
+    /// The renditions in a session's order (recipe-v1.2 § Sessions in the catalog): by locale as
+    /// listed, then by length, shortest first, for every recipe. With `locales:` this is
+    /// `renditions()`; without, `variants()` sorted by length (which keeps their written order).
+    public func renditionsInSessionOrder() -> [Recipe] {
+        guard locales.isEmpty else { return renditions() }
+        return Self.byLength(variants())
+    }
+
+    /// Variants sorted by length, shortest first; the written order among equal or non-duration lengths.
+    static func byLength(_ variants: [Recipe]) -> [Recipe] {
+        variants.enumerated().sorted { a, b in
             switch (a.element.length, b.element.length) {
             case (.duration(let x), .duration(let y)) where x != y: return x < y
             default: return a.offset < b.offset
             }
         }.map(\.element)
-        return locales.flatMap { tag in byLength.map { $0.rendition(in: tag) } }
     }
 
     /// The renditions in the locales `wanted` (`--locale`, compared case-insensitively); all of them

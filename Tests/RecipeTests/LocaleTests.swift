@@ -90,6 +90,11 @@ import Testing
             renditions.map { $0.length } == [.duration(ns(180)), .duration(ns(300)), .duration(ns(600))]
                 + [ns(180), ns(300), ns(600)].map { .duration($0) })
         #expect(recipe.renditions(in: ["EN"]).map(\.id) == ["box-3m-en", "box-5m-en", "box-10m-en"])
+        #expect(recipe.renditionsInSessionOrder().map(\.id) == renditions.map(\.id))
+        // without locales, renditions() keeps the written order; the session's order is by length
+        let plain = try load("id: box\npattern: box\nvariants: { duration: [10m, 3m, 90s] }\n")
+        #expect(plain.renditions().map(\.id) == ["box-10m", "box-3m", "box-90s"])
+        #expect(plain.renditionsInSessionOrder().map(\.id) == ["box-90s", "box-3m", "box-10m"])
         #expect(recipe.locale(named: "pt-br") == "pt-BR")
         #expect(recipe.locale(named: "fr") == nil)
     }
