@@ -55,8 +55,29 @@ public struct Recipe: Sendable {
     public var locations: [String: SourceLocation]
     /// `variants.duration`: the lengths of the tracks this recipe makes (`variants()`); empty: one track, `length`.
     public var variantDurations: [ExactSeconds] = []
-    /// The recipe's own id when this recipe is one of its variants (`box` for `box-5m`); nil otherwise.
+    /// The recipe's own id when this recipe is one of its variants (`box` for `box-5m`, and for
+    /// `box-5m-de`, a variant's rendition in a locale); nil otherwise.
     public var variantOf: String?
+
+    /// `locales:` (recipe-v1.2 § Locales): the tags as written, the first the default; empty: none.
+    /// A rendition (`renditions()`) has none: it is resolved to its `locale`.
+    public var locales: [String] = []
+    /// The locale of a rendition (`renditions()`), its tag as written in `locales:`; nil for a recipe
+    /// without `locales:`, and for the recipe as read (which holds its default locale's texts and paths).
+    public var locale: String?
+    /// `title` per locale (keys: the tags as written in `locales:`), when given as a mapping; empty:
+    /// `title` is every locale's. `title` holds the default locale's.
+    public var localizedTitle: [String: String] = [:]
+    /// `category` per locale, as `localizedTitle`; `category` holds the default locale's.
+    public var localizedCategory: [String: String] = [:]
+    /// The asset paths written with `{locale}`, as written, by key path (`bed.file`, `bed.1.file`,
+    /// `cues.inhale.file`, `voice.prompts.0.file`: the keys of `assetPaths`). The model's own path
+    /// there is the default locale's; a rendition has its locale's (and none here).
+    public var localizedPaths: [String: String] = [:]
+    /// The session's id (the recipe's own, `box` for `box-5m-de`) when it differs from `id`.
+    var sessionID: String?
+    /// A rendition's `seedText`, the same for every locale of a variant; nil: `canonicalText`.
+    var localeFreeText: String?
     /// What the reader noticed and let pass (`true_peak: -1 dB` read as dBTP, an `end` cue with no
     /// outro to sound in), located; `render` and `render --check` print them, in line order.
     public var warnings: [Diagnostic] = []
@@ -124,8 +145,10 @@ public struct Phase: Sendable, Equatable {
     /// `inhale`, `hold`, `exhale`, `rest`, `work`, `short_break`, `long_break` or any word.
     public var kind: String
     public var length: ExactSeconds
-    /// Shown to the listener: `Breathe In`.
+    /// Shown to the listener: `Breathe In`. With `label` per locale, the default locale's.
     public var label: String
+    /// `label` per locale (keys: the tags as written in `locales:`) when given as a mapping; empty: one label.
+    public var localizedLabel: [String: String] = [:]
 
     public init(kind: String, length: ExactSeconds, label: String) {
         self.kind = kind

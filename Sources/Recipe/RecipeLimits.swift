@@ -78,6 +78,17 @@ public enum RecipeLimits {
 
     /// The most lengths in `variants.duration`: 24 (a track per length; a catalog offers a few).
     public static let maxVariants = 24
+
+    // MARK: - Locales
+
+    /// The most tags in `locales:`: 50 (recipe-v1.2 § Locales; a rendition per locale).
+    public static let maxLocales = 50
+    /// The most renditions of one recipe, variants × locales: 150 (checked at `locales:`). Each is
+    /// a whole render, a catalog track and a set of files: 150 is 50 locales in 3 lengths, or 25 in 6,
+    /// more than any catalog offers of one session (Medito: a guide in 4 lengths; Headspace: 3), and
+    /// keeps one recipe's catalog work within about 150 single renders, not the 1,200 that 24
+    /// lengths × 50 locales would ask for.
+    public static let maxRenditions = 150
     /// The most entries of `voice.prompts`: 1,000 (`DecodeContext.voice`).
     public static let maxPromptEntries = 1000
     /// The most prompts one track places, every `on:` prompt counted once per phase it lands on:

@@ -233,6 +233,19 @@ extension RecipeSchema {
                 "type": "string",
                 "pattern": .string(Grammar.draftVoice),
             ]
+        case .languageTag:
+            return [
+                "$comment": "The reader checks the tag's syntax in full (RFC 5646 langtag).",
+                "title": "a BCP 47 language tag like en, de, pt-BR or zh-Hans", "type": "string",
+                "pattern": .string(Grammar.languageTag),
+            ]
+        case .localeTexts:
+            return [
+                "$comment": "Each key is a locale of 'locales:' (all of them, ignoring case); the reader checks that.",
+                "title": "a mapping from locale to text", "type": "object", "minProperties": 1,
+                "propertyNames": ["pattern": .string(Grammar.languageTag)],
+                "additionalProperties": ["type": "string", "minLength": 1],
+            ]
         case .phaseKind:
             return [
                 "title": "a phase kind (a lowercase word: letters, digits, '_') other than start and end", "type": "string",

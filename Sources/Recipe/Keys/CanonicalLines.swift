@@ -145,6 +145,15 @@ public struct CanonicalLine: Sendable {
                 if let until = prompt.until { lines.append("voice.prompt.\(i).until=\(limitText(until: until, cycles: nil))") }
             }
         },
+        // added only with `locales:` (recipe-v1.2): the recipe as read lists its locales, a rendition
+        // (`Recipe.renditions()`) its own, so that another locale's texts never change its line
+        CanonicalLine(["locales"]) { recipe, lines in
+            if let locale = recipe.locale {
+                lines.append("locales=\(locale)")
+            } else if !recipe.locales.isEmpty {
+                lines.append("locales=\(recipe.locales.joined(separator: ","))")
+            }
+        },
     ]
 
     static func phaseText(_ phase: Phase) -> String { "\(phase.kind)|\(phase.length)|\(phase.label)" }

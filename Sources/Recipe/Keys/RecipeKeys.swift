@@ -62,13 +62,20 @@ public enum RecipeKeys {
             "the track's name in files and the catalog: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters"
         ),
         RecipeKey(
-            "title", .text,
+            "locales", .list(of: .languageTag, count: 1...RecipeLimits.maxLocales), defaultText: "none: one track, in one language",
+            range:
+                "1 to \(RecipeLimits.maxLocales) different BCP 47 tags (compared ignoring case); at most \(RecipeLimits.maxRenditions) renditions (variants × locales)",
+            canonical: .line("locales", whenGiven: true), typeText: "list of language tags", examples: ["[en, de]", "[de, en]"],
+            "one rendition per locale, the first the default ([Locales](#locales-one-recipe-several-languages))"),
+        RecipeKey(
+            "title", .anyOf([.text, .localeTexts]),
             defaultText:
                 "the pattern's name (`Box Breathing`; `Custom Pattern` for an inline pattern without `name:`; with `program`, the first segment's)",
             range: oneLine, canonical: .line("title"),
-            typeText: "text", examples: ["Evening Calm", "Focus Reset"], "what players show"),
+            typeText: "text, or a mapping from locale to text", examples: ["Evening Calm", "Focus Reset"], "what players show"),
         RecipeKey(
-            "category", .text, range: oneLine, canonical: .line("category"), typeText: "text", examples: ["Focus", "Sleep"],
+            "category", .anyOf([.text, .localeTexts]), range: oneLine, canonical: .line("category"),
+            typeText: "text, or a mapping from locale to text", examples: ["Focus", "Sleep"],
             "groups the catalog and the preview page"),
         RecipeKey(
             "premium", .bool, default: "false", canonical: .line("premium"), typeText: "`true` / `false`", examples: ["true", "false"],
@@ -154,10 +161,11 @@ public enum RecipeKeys {
             "pattern.phases[].length", positiveDay, presence: .required, range: "above 0, at least one frame", canonical: .line("pattern.phase.<i>"),
             typeText: "duration", examples: ["5.5s", "3s"], "how long the phase lasts"),
         RecipeKey(
-            "pattern.phases[].label", .text,
+            "pattern.phases[].label", .anyOf([.text, .localeTexts]),
             defaultText:
                 "by kind: `inhale` Breathe In, `hold` Hold, `exhale` Breathe Out, `rest` Rest, `work` Work, `short_break` Short Break, `long_break` Long Break; any other kind capitalized word by word (`slow_exhale` → Slow Exhale)",
-            range: oneLine, canonical: .line("pattern.phase.<i>"), typeText: "text", examples: ["Top Up", "Let Go"],
+            range: oneLine, canonical: .line("pattern.phase.<i>"), typeText: "text, or a mapping from locale to text",
+            examples: ["Top Up", "Let Go"],
             "what a player shows during the phase"),
         RecipeKey(
             "pattern.phases[].<kind>", positiveDay, range: "above 0, at least one frame", canonical: .line("pattern.phase.<i>"),
@@ -183,8 +191,10 @@ public enum RecipeKeys {
             canonical: .line("program.<i>", whenGiven: true), typeText: "mapping: `to`, `over`",
             examples: ["{ to: 4.5 bpm, over: 10 cycles }", "{ to: 6 bpm, over: 10 cycles }"], "the segment's breath slows cycle by cycle"),
         RecipeKey(
-            "program[].label", .text, defaultText: "the pattern's name (`Coherent Breathing`; `Custom Pattern` for an unnamed inline one)",
-            range: "\(RecipeLimits.maxTextBytes) bytes", canonical: .line("program.<i>", whenGiven: true), typeText: "text",
+            "program[].label", .anyOf([.text, .localeTexts]),
+            defaultText: "the pattern's name (`Coherent Breathing`; `Custom Pattern` for an unnamed inline one)",
+            range: "\(RecipeLimits.maxTextBytes) bytes", canonical: .line("program.<i>", whenGiven: true),
+            typeText: "text, or a mapping from locale to text",
             examples: ["Wind down", "Let go"], "the practice section's `name` in the cue sheet"),
     ]
 
@@ -206,7 +216,8 @@ public enum RecipeKeys {
             "bed.file", .assetPath, presence: .rule("exactly one of `file`, `synth`"),
             range:
                 "any format libsndfile reads (WAV, FLAC, Ogg Vorbis, …), any rate and channel count; at least 1 s, \(anyLength)",
-            canonical: .line("bed.file"), typeText: "path in the assets folder", examples: ["beds/rain.ogg", "beds/ocean.ogg"],
+            canonical: .line("bed.file"), typeText: "path in the assets folder; `{locale}` in it is each locale's tag",
+            examples: ["beds/rain.ogg", "beds/ocean.ogg"],
             "a sound file, looped with a crossfade when shorter than the track"),
         RecipeKey(
             "bed.synth", .synth, defaultText: "`drone` is \(DiagnosticText.number(DecodeContext.defaultDroneHertz)) Hz",
@@ -272,7 +283,7 @@ public enum RecipeKeys {
             examples: ["[0.5, 0.25]", "3"], "the tone's overtones"),
         RecipeKey(
             "cues.<kind>.file", .assetPath, range: "at most \(RecipeLimits.maxClipSeconds) s", canonical: .line("cue.<kind>"),
-            typeText: "path in the assets folder", examples: ["cues/wood-block.wav", "cues/singing-bowl.wav"],
+            typeText: "path in the assets folder; `{locale}` in it is each locale's tag", examples: ["cues/wood-block.wav", "cues/singing-bowl.wav"],
             "a sound from the assets folder, never looped"),
         RecipeKey(
             "cues.<kind>.until", .promptTime, defaultText: "none: to the end", range: "may lie past the file's end",
@@ -314,8 +325,11 @@ public enum RecipeKeys {
             range: "0 to \(RecipeLimits.maxDuckRamp.durationText)", canonical: .line("voice.release", whenGiven: true),
             typeText: "duration: the ramp back up after it", examples: ["900ms", "1s"], "the bed's ramp back up after the prompt"),
         RecipeKey(
-            "voice.draft_voice", .draftVoice, default: Voice.defaultDraftVoice, range: "a voice espeak-ng has (`en-gb`, `de`, `fr`, …)",
-            canonical: .line("voice.draft_voice", whenGiven: true), typeText: "espeak-ng language", examples: ["en-gb", "de"],
+            "voice.draft_voice", .anyOf([.draftVoice, .localeTexts]), default: Voice.defaultDraftVoice,
+            defaultText: "`en-us`; with `locales:`, each locale's tag where espeak-ng has it, else its primary language (`pt-BR` → `pt`)",
+            range: "a voice espeak-ng has (`en-gb`, `de`, `fr`, …)",
+            canonical: .line("voice.draft_voice", whenGiven: true), typeText: "espeak-ng language, or a mapping from locale to one",
+            examples: ["en-gb", "de"],
             "the draft voice's language, for prompts with `text:` and no `file:`"),
         RecipeKey(
             "voice.prompts", .list(of: .mapping, count: 1...RecipeLimits.maxPromptEntries), presence: .required,
@@ -347,10 +361,12 @@ public enum RecipeKeys {
         RecipeKey(
             "voice.prompts[].file", .assetPath, defaultText: "none: the draft voice speaks `text`", presence: .rule("`file`, `text` or both"),
             range: "at most \(RecipeLimits.maxClipSeconds) s", canonical: .line("voice.prompt.<i>", whenGiven: true),
-            typeText: "path in the assets folder", examples: ["voice/welcome.wav", "voice/hold.wav"], "the recorded clip"),
+            typeText: "path in the assets folder; `{locale}` in it is each locale's tag", examples: ["voice/welcome.wav", "voice/hold.wav"],
+            "the recorded clip"),
         RecipeKey(
-            "voice.prompts[].text", .promptText, range: "one line, at most \(grouped(RecipeLimits.maxPromptTextBytes)) bytes",
-            canonical: .line("voice.prompt.<i>", whenGiven: true), typeText: "what the prompt says (cue sheet, captions)",
+            "voice.prompts[].text", .anyOf([.promptText, .localeTexts]), range: "one line, at most \(grouped(RecipeLimits.maxPromptTextBytes)) bytes",
+            canonical: .line("voice.prompt.<i>", whenGiven: true),
+            typeText: "what the prompt says (cue sheet, captions); or a mapping from locale to it",
             examples: ["\"Breathe in.\"", "Welcome"], "what the prompt says (cue sheet, captions)"),
     ]
 
