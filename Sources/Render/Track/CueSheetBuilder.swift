@@ -55,8 +55,10 @@ enum CueSheetBuilder {
         let cues = zip(timeline.cues, lengths).map { cue, length in
             CueSheet.Cue(name: cue.name, phase: cue.phase, frame: cue.frame, lengthFrames: length, sampleRate: rate)
         }
+        // cues-v1.2: a rendition of a recipe with locales names its session and locale (a plain recipe's sheet is as before)
         var sheet = CueSheet(
-            id: recipe.id, title: recipe.title, category: recipe.category, audio: audio, pattern: pattern,
+            id: recipe.id, session: recipe.locale == nil ? nil : recipe.session, locale: recipe.locale, title: recipe.title,
+            category: recipe.category, audio: audio, pattern: pattern,
             sections: sections, phases: phases, cues: cues, voice: voice)
         sheet.minorVersion = v11 ? 1 : 0
         return sheet
