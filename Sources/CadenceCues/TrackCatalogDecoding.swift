@@ -67,6 +67,7 @@ extension TrackCatalog {
             case .format, .version: continue  // checked first, by decode(from:)
             case .shard: continue  // which part of a sharded render this is: for `render merge`
             case .bundle: bundle = try root.optionalObject(key)
+            case .sessions: continue  // cues-v1.2: not read here yet (the CadenceCues part of issue 32)
             case .tracks:
                 var seen: [String: Int] = [:]
                 for (i, o) in try root.objects(key).enumerated() {
@@ -120,6 +121,8 @@ extension TrackCatalog.Track {
             // the renderer's bookkeeping: the track's cue sheet has the audio's exact frames, rate and levels;
             // the fingerprint tells the renderer which tracks to render again
             case .frames, .sampleRate, .loudnessLUFS, .truePeakDBTP, .fingerprint: continue
+            // cues-v1.2: not read here yet (the CadenceCues part of issue 32)
+            case .session, .locale, .variant, .drafts: continue
             }
         }
         self.init(

@@ -9,6 +9,8 @@ import Timeline
 /// One track of a catalog, checked and fingerprinted, ready to render or skip.
 public struct PlannedTrack: Sendable {
     public let recipe: Recipe
+    /// Its session, locale and variant (recipe-v1.2 § Sessions in the catalog).
+    let rendition: Rendition
     public let frames: Int64
     public let audioFile: String
     public let cueFile: String
@@ -107,7 +109,7 @@ public struct CatalogPlan: Sendable {
                 for path in used { versions[path] = hashes.identity(of: path) }
                 plan.tracks.append(
                     PlannedTrack(
-                        recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
+                        recipe: recipe, rendition: .of(recipe), frames: timeline.totalFrames, audioFile: audio,
                         cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
                         assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
             } catch let error as DiagnosticList {
