@@ -200,6 +200,16 @@ struct Tamper: Sendable, CustomTestStringConvertible {
             try s.setSession("category", to: "\"Elsewhere\"")
             return try s.setFirst("category", to: "\"Elsewhere\"")
         },
+        // cues-v1.2: drafts against the cue sheet, the session against the sessions, a catalog.json from before sessions
+        Tamper(label: "drafts not the cue sheet's", status: 65, key: "tracks[0].drafts") { s in try s.setFirst("drafts", to: "3") },
+        Tamper(label: "a track naming another session", status: 65, key: "tracks[0].session") { s in
+            try s.setFirst("session", to: "\"elsewhere\"")
+        },
+        Tamper(label: "a catalog.json written before sessions", status: 65, key: "sessions") { s in
+            let text = try String(contentsOfFile: s.manifest, encoding: .utf8)
+            try SessionEndToEndTests.older(text).write(toFile: s.manifest, atomically: false, encoding: .utf8)
+            return (1, 1)
+        },
         Tamper(label: "a duplicate key", status: 65, key: "tracks[0].premium") { s in
             guard let premium = try s.firstTrack()["premium"] as? Bool else { throw TestFailure("no premium in \(s.manifest)") }
             let value = premium ? "true" : "false"
