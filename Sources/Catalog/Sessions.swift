@@ -14,13 +14,20 @@ struct Rendition: Sendable, Equatable {
     /// A variant's length in seconds; nil for a recipe without `variants:`.
     var variant: Double?
 
-    /// The rendition `recipe` is (one of `Recipe.variants()`).
-    static func of(_ recipe: Recipe) -> Rendition {
-        var variant: Double?
-        if recipe.variantOf != nil, case .duration(let length) = recipe.length { variant = length.seconds }
-        // locales: `Rendition(session: recipe.session, locale: recipe.locale, localeRank: recipe.localeIndex ?? 0, variant: variant)`
-        // once Recipe has locales (the locales branch); until then a recipe's session is its id before the variant suffix.
-        return Rendition(session: recipe.variantOf ?? recipe.id, locale: nil, localeRank: 0, variant: variant)
+    /// The tracks `recipe` (as loaded) makes, each with what it is of the recipe: the one place that
+    /// knows how a recipe becomes catalog tracks.
+    ///
+    /// locales: once Recipe has locales (the locales branch), the two marked lines become
+    /// `for track in recipe.renditions()` and
+    /// `Rendition(session: track.session, locale: track.locale, localeRank: recipe.locales.firstIndex { $0 == track.locale } ?? 0, variant: variant)`
+    /// (a rendition's `locales` is empty: the rank comes from the recipe as loaded).
+    static func tracks(of recipe: Recipe) -> [(track: Recipe, rendition: Rendition)] {
+        recipe.variants().map { track in  // locales: recipe.renditions()
+            var variant: Double?
+            if track.variantOf != nil, case .duration(let length) = track.length { variant = length.seconds }
+            // locales: Rendition(session: track.session, locale: track.locale, localeRank: …, variant: variant)
+            return (track, Rendition(session: track.variantOf ?? track.id, locale: nil, localeRank: 0, variant: variant))
+        }
     }
 }
 
