@@ -79,6 +79,7 @@ extension TrackCatalog {
             case .format, .version: continue  // checked first, by decode(from:)
             case .shard: isShard = root.members[key.rawValue] != nil  // for `render merge`; here, a session may list other shards' tracks
             case .bundle: bundle = try root.optionalObject(key)
+            case .sessions: continue  // cues-v1.2: read once the tracks are known, below
             case .tracks:
                 var seen: [String: Int] = [:]
                 for (i, o) in try root.objects(key).enumerated() {
@@ -93,14 +94,8 @@ extension TrackCatalog {
                 }
             }
         }
-        var sessions: [Session]?
-        for key in SessionsKey.allCases {
-            switch key {
-            case .sessions:
-                sessions = try root.optionalObjects(key).map { list throws(CueSheetError) in
-                    try Self.sessions(reading: list, tracks: tracks, isShard: isShard)
-                }
-            }
+        let sessions = try root.optionalObjects(Key.sessions).map { list throws(CueSheetError) in
+            try Self.sessions(reading: list, tracks: tracks, isShard: isShard)
         }
         let all = tracks.map(\.track)
         let info: BundleInfo?
@@ -109,10 +104,10 @@ extension TrackCatalog {
             self.init(ordered: all, sessions: sessions, bundle: info)
         } else {
             // a catalog written before sessions: each track is a session of its own, and names none
-            for (track, o) in tracks where o.members[RenditionKey.session.rawValue] != nil {
+            for (track, o) in tracks where o.members[TrackKey.session.rawValue] != nil {
                 throw .invalidValue(
-                    path: o.path(RenditionKey.session),
-                    reason: "names session \(JSONText.string(track.session)), but the catalog has no \(SessionsKey.sessions.rawValue) list")
+                    path: o.path(TrackKey.session),
+                    reason: "names session \(JSONText.string(track.session)), but the catalog has no \(Key.sessions.rawValue) list")
             }
             self.init(ordered: all, sessions: Self.sessions(of: all), bundle: info)
         }
@@ -142,7 +137,7 @@ extension TrackCatalog {
                     if let first = sessionIndex[id] {
                         throw .invalidValue(
                             path: o.path(key),
-                            reason: "\(JSONText.string(id)) is also the id of \(SessionsKey.sessions.rawValue)[\(first)]; expected each id once")
+                            reason: "\(JSONText.string(id)) is also the id of \(Key.sessions.rawValue)[\(first)]; expected each id once")
                     }
                     sessionIndex[id] = i
                     sessionIDs.append(id)
@@ -156,7 +151,7 @@ extension TrackCatalog {
                     for (j, trackID) in ids.enumerated() {
                         let path = "\(o.path(key))[\(j)]"
                         if let (s, item) = listedBy[trackID] {
-                            let other = s == i ? "also item \(item) of this list" : "also listed by \(SessionsKey.sessions.rawValue)[\(s)]"
+                            let other = s == i ? "also item \(item) of this list" : "also listed by \(Key.sessions.rawValue)[\(s)]"
                             throw .invalidValue(
                                 path: path, reason: "\(JSONText.string(trackID)) is \(other); expected each track in exactly one session")
                         }
@@ -181,21 +176,21 @@ extension TrackCatalog {
             sessions.append(Session(id: id, title: title, category: category, premium: premium, sortOrder: sortOrder, renditions: renditions))
         }
         for (t, (track, o)) in tracks.enumerated() {
-            let named = o.members[RenditionKey.session.rawValue] != nil
+            let named = o.members[TrackKey.session.rawValue] != nil
             guard let (s, _) = listedBy[track.id] else {
                 throw .invalidValue(
-                    path: named ? o.path(RenditionKey.session) : "\(tracksKey)[\(t)]",
+                    path: named ? o.path(TrackKey.session) : "\(tracksKey)[\(t)]",
                     reason:
                         "\(JSONText.string(track.id)) is in no session's \(SessionKey.tracks.rawValue); expected each track in exactly one session")
             }
             let sessionID = sessionIDs[s]
-            guard named else { throw .missingKey(path: o.path(RenditionKey.session)) }
+            guard named else { throw .missingKey(path: o.path(TrackKey.session)) }
             guard track.session == sessionID else {
                 let what = sessionIndex[track.session] == nil ? "is not the id of a session" : "does not list this track"
                 throw .invalidValue(
-                    path: o.path(RenditionKey.session),
+                    path: o.path(TrackKey.session),
                     reason: "\(JSONText.string(track.session)) \(what); expected \(JSONText.string(sessionID)), the session that lists it "
-                        + "(\(SessionsKey.sessions.rawValue)[\(s)])")
+                        + "(\(Key.sessions.rawValue)[\(s)])")
             }
         }
         return sessions
@@ -230,6 +225,7 @@ extension TrackCatalog.Track {
     fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
         // every branch of the switch below assigns its key's value or throws
         var id = "", title = "", category: String?, duration = 0.0, file = "", cues = "", sidecars: [String] = [], premium = false
+        var session: String?, locale: String?, variant: TrackCatalog.Variant?, drafts = 0
         var sortOrder: Int?, delivery = TrackCatalog.Delivery.bundled, sha256 = "", bytes: Int64 = 0
         for key in TrackCatalog.TrackKey.allCases {
             switch key {
@@ -259,13 +255,8 @@ extension TrackCatalog.Track {
             // the renderer's bookkeeping: the track's cue sheet has the audio's exact frames, rate and levels;
             // the fingerprint tells the renderer which tracks to render again
             case .frames, .sampleRate, .loudnessLUFS, .truePeakDBTP, .fingerprint: continue
-            }
-        }
-        // cues-v1.2's keys, which a catalog written before sessions lacks: no session (the track is its own), no
-        // locale, no variant, no drafts
-        var session: String?, locale: String?, variant: TrackCatalog.Variant?, drafts = 0
-        for key in TrackCatalog.RenditionKey.allCases {
-            switch key {
+            // cues-v1.2's keys, which a catalog written before sessions lacks: no session (the track is its own), no
+            // locale, no variant, no drafts
             case .session:
                 session = try o.optionalString(key)
                 if session == "" { throw .invalidValue(path: o.path(key), reason: "expected a session's id, found \"\"") }

@@ -92,7 +92,7 @@ public struct CatalogJob: Sendable {
         public var summary: CatalogRenderer.Summary?
         /// Why the run stopped before the end (nothing was rendered, or the output could not be written).
         public var stopped: Diagnostic?
-        /// The tracks of the bundle that still speak a draft prompt.
+        /// The tracks of the bundle that still speak a draft prompt (`drafts` above 0 in `catalog.json`).
         public var drafted = 0
         /// The bundle is over its budget: why, naming its largest bundled tracks.
         public var overBudget: Diagnostic?
@@ -121,8 +121,8 @@ public struct CatalogJob: Sendable {
             outcome.failure = outcome.stopped?.kind
             return outcome
         }
-        let bundled = Set(summary.manifest.tracks.map(\.id))
-        outcome.drafted = plan.tracks.filter { bundled.contains($0.recipe.id) && !$0.recipe.draftPrompts.isEmpty }.count
+        // recipe-v1.2 § Drafts made visible: the catalog's tracks whose cue sheet has a draft (its manifest entry's count)
+        outcome.drafted = summary.manifest.tracks.filter { $0.drafts > 0 }.count
         outcome.overBudget = summary.manifest.overBudget(folder: output)
         outcome.failed = summary.failed
         outcome.failure = Self.failure(scan: plan.scanProblems, failed: summary.failed) ?? outcome.overBudget?.kind

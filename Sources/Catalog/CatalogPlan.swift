@@ -9,6 +9,8 @@ import Timeline
 /// One track of a catalog, checked and fingerprinted, ready to render or skip.
 public struct PlannedTrack: Sendable {
     public let recipe: Recipe
+    /// Its session, locale and variant (recipe-v1.2 § Sessions in the catalog).
+    let rendition: Rendition
     public let frames: Int64
     public let audioFile: String
     public let cueFile: String
@@ -46,13 +48,13 @@ public struct CatalogPlan: Sendable {
         let scan = CatalogScan.recipes(in: paths)
         plan.scanProblems = scan.problems.sorted { ($0.file ?? "") < ($1.file ?? "") }
         plan.recipeCount = scan.files.count
-        var loaded: [(file: String, recipe: Recipe)] = []
+        var loaded: [(file: String, recipe: Recipe, rendition: Rendition)] = []
         for file in scan.files {
             do {
                 var recipe = try RecipeLoader.load(path: file)
                 if let format { recipe.deliver(as: format) }
-                // a recipe with variants makes a track per length
-                for variant in recipe.variants() { loaded.append((file, variant)) }
+                // a recipe with variants makes a track per length (and, with locales, per locale: Rendition.tracks)
+                for (track, rendition) in Rendition.tracks(of: recipe) { loaded.append((file, track, rendition)) }
             } catch {
                 plan.failures.append((file, error.diagnostics))
             }
@@ -63,8 +65,8 @@ public struct CatalogPlan: Sendable {
         // the problems of each variant of a recipe, by recipe file
         var variantFailures: [String: [(variant: Recipe, diagnostics: [Diagnostic])]] = [:]
         var byID: [String: [String]] = [:]
-        for (file, recipe) in loaded { byID[recipe.id, default: []].append(file) }
-        for (file, recipe) in loaded {
+        for (file, recipe, _) in loaded { byID[recipe.id, default: []].append(file) }
+        for (file, recipe, rendition) in loaded {
             if let owners = byID[recipe.id], owners.count > 1 {
                 let others = owners.filter { $0 != file }.joined(separator: ", ")
                 plan.failures.append(
@@ -107,7 +109,7 @@ public struct CatalogPlan: Sendable {
                 for path in used { versions[path] = hashes.identity(of: path) }
                 plan.tracks.append(
                     PlannedTrack(
-                        recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
+                        recipe: recipe, rendition: rendition, frames: timeline.totalFrames, audioFile: audio,
                         cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
                         assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
             } catch let error as DiagnosticList {

@@ -225,6 +225,13 @@ struct DraftWarningTests {
         #expect(
             catalog.stdout.contains("drafts       2 tracks with draft prompts, spoken by espeak-ng (render --no-drafts refuses them)\n"),
             "\(catalog.stdout)")
+        // catalog.json counts each track's drafts (two prompts each), in one session, shortest first
+        let manifest = try CatalogManifest.read(folder.file("dist/catalog.json"))
+        #expect(manifest.tracks.map(\.id) == ["drafty-20s", "drafty-30s"])
+        #expect(manifest.tracks.map(\.drafts) == [2, 2] && manifest.tracks.allSatisfy { $0.session == "drafty" && $0.locale == nil })
+        #expect(manifest.sessions.map(\.id) == ["drafty"] && manifest.sessions.first?.tracks == ["drafty-20s", "drafty-30s"])
+        let raw = try String(contentsOfFile: folder.file("dist/catalog.json"), encoding: .utf8)
+        #expect(raw.contains("\"variant\": {\"duration\": 20.0},") && raw.contains("\"variant\": {\"duration\": 30.0},"), "\(raw)")
         let refused = try runRender([folder.file("recipes"), "-o", folder.file("dist"), "--no-drafts"])
         #expect(refused.status == 65 && !refused.stderr.contains("warning:"), "\(refused)")
         #expect(Self.count("drafty.yml:6:7: error: voice.prompts.0", in: refused.stderr) == 1, "\(refused.stderr)")
@@ -238,6 +245,7 @@ struct DraftWarningTests {
                 + "output: { sample_rate: 22050, channels: 1 }\n", to: "recipes/recorded.yml")
         let catalog = try runRender([folder.file("recipes"), "-o", folder.file("dist")])
         #expect(catalog.status == 0 && !catalog.stdout.contains("drafts") && !catalog.stderr.contains("warning"), "\(catalog)")
+        #expect(try CatalogManifest.read(folder.file("dist/catalog.json")).tracks.map(\.drafts) == [0])
     }
 
     @Test(
