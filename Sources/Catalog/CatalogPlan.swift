@@ -31,6 +31,8 @@ public struct CatalogPlan: Sendable {
     /// Why the scan for recipes may have missed some (see `CatalogScan`), by path.
     public var scanProblems: [Diagnostic] = []
     public var recipeCount = 0
+    /// Every locale of the recipes loaded, in lower case (a `--locale` no recipe has is a usage error).
+    public var locales: Set<String> = []
 
     /// Every recipe under the inputs was found and loaded. Only then does the plan know that
     /// a track missing from it has no recipe any more, so that a run may remove its files.
@@ -42,7 +44,7 @@ public struct CatalogPlan: Sendable {
     /// written beside every track, with those each recipe asks for and the waveform picture.
     public static func make(
         paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false, sidecars: Set<SidecarKind> = [],
-        format: AudioFormat? = nil
+        format: AudioFormat? = nil, locales: [String] = []
     ) -> CatalogPlan {
         var plan = CatalogPlan()
         let scan = CatalogScan.recipes(in: paths)
@@ -51,10 +53,11 @@ public struct CatalogPlan: Sendable {
         var loaded: [(file: String, recipe: Recipe, rendition: Rendition)] = []
         for file in scan.files {
             do {
-                var recipe = try RecipeLoader.load(path: file)
+                var recipe = try RecipeLoader.load(path: file).settlingDraftVoices()
                 if let format { recipe.deliver(as: format) }
-                // a recipe with variants makes a track per length (and, with locales, per locale: Rendition.tracks)
-                for (track, rendition) in Rendition.tracks(of: recipe) { loaded.append((file, track, rendition)) }
+                plan.locales.formUnion(recipe.locales.map { $0.lowercased() })
+                // a recipe with variants makes a track per length, and with locales per locale (Rendition.tracks)
+                for (track, rendition) in Rendition.tracks(of: recipe, locales: locales) { loaded.append((file, track, rendition)) }
             } catch {
                 plan.failures.append((file, error.diagnostics))
             }
@@ -111,10 +114,10 @@ public struct CatalogPlan: Sendable {
                     PlannedTrack(
                         recipe: recipe, rendition: rendition, frames: timeline.totalFrames, audioFile: audio,
                         cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
-                        assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
+                        assetVersions: versions, warnings: Self.warnings(of: recipe)))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
-                if recipe.variantOf != nil { variantFailures[file, default: []].append((recipe, error.diagnostics)) }
+                if recipe.id != recipe.session { variantFailures[file, default: []].append((recipe, error.diagnostics)) }
             } catch {
                 plan.failures.append((file, [Diagnostic("\(error)", file: file, kind: .data)]))
             }
@@ -134,6 +137,14 @@ public struct CatalogPlan: Sendable {
         let failed = Set(merged.map(\.file))
         plan.tracks.removeAll { failed.contains($0.recipe.file) }
         return plan
+    }
+
+    /// A track's warnings: its recipe's, and a warning per draft prompt of its own, named when the
+    /// recipe makes several tracks (recipe-v1.2 § Drafts made visible: every rendition warns).
+    static func warnings(of track: Recipe) -> [Diagnostic] {
+        let drafts = TrackRenderer.draftWarnings(of: track)
+        let own = track.id == track.session ? drafts : track.naming(drafts)
+        return TrackRenderer.inLineOrder(TrackRenderer.warnings(of: track).filter { !drafts.contains($0) } + own)
     }
 
     /// The recipes that make good tracks (a recipe with variants makes several).

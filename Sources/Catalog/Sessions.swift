@@ -15,18 +15,17 @@ struct Rendition: Sendable, Equatable {
     var variant: Double?
 
     /// The tracks `recipe` (as loaded) makes, each with what it is of the recipe: the one place that
-    /// knows how a recipe becomes catalog tracks.
-    ///
-    /// locales: once Recipe has locales (the locales branch), the two marked lines become
-    /// `for track in recipe.renditions()` and
-    /// `Rendition(session: track.session, locale: track.locale, localeRank: recipe.locales.firstIndex { $0 == track.locale } ?? 0, variant: variant)`
-    /// (a rendition's `locales` is empty: the rank comes from the recipe as loaded).
-    static func tracks(of recipe: Recipe) -> [(track: Recipe, rendition: Rendition)] {
-        recipe.variants().map { track in  // locales: recipe.renditions()
+    /// knows how a recipe becomes catalog tracks. Every rendition (variants × locales), or, when
+    /// `locales` names some (`--locale`), the renditions in those locales; a recipe without
+    /// `locales:` renders whatever is asked. A rendition's own `locales` is empty: the rank of its
+    /// locale comes from the recipe as loaded.
+    static func tracks(of recipe: Recipe, locales: [String] = []) -> [(track: Recipe, rendition: Rendition)] {
+        let renditions = locales.isEmpty ? recipe.renditions() : recipe.renditions(in: locales)
+        return renditions.map { track in
             var variant: Double?
             if track.variantOf != nil, case .duration(let length) = track.length { variant = length.seconds }
-            // locales: Rendition(session: track.session, locale: track.locale, localeRank: …, variant: variant)
-            return (track, Rendition(session: track.variantOf ?? track.id, locale: nil, localeRank: 0, variant: variant))
+            let rank = recipe.locales.firstIndex { $0 == track.locale } ?? 0
+            return (track, Rendition(session: track.session, locale: track.locale, localeRank: rank, variant: variant))
         }
     }
 }
