@@ -78,8 +78,11 @@ public struct CatalogJob: Sendable {
         let plan = CatalogPlan.make(
             paths: inputs, assets: assets, hashes: AssetHashes(), checkOnly: checkOnly, sidecars: checkOnly ? [] : sidecars, format: format,
             locales: locales)
-        var reported = refusingDrafts ? Set(plan.tracks.flatMap { TrackRenderer.draftWarnings(of: $0.recipe) }) : Set<Diagnostic>()
-        let warnings = plan.tracks.flatMap(\.warnings).filter { reported.insert($0).inserted }
+        // a job refusing drafts reports them as errors (`draftsRefused`), not as warnings
+        var reported = Set<Diagnostic>()
+        let warnings = plan.tracks.flatMap(\.warnings).filter {
+            !(refusingDrafts && $0.setting?.words == .draftsCanBeRefused) && reported.insert($0).inserted
+        }
         var drafts: [Diagnostic] = []
         var files = 0
         if refusingDrafts {
@@ -97,7 +100,7 @@ public struct CatalogJob: Sendable {
                 "", .localeAskedFor,
                 " '\(unknown)': no recipe has locale '\(unknown)' ("
                     + (known.isEmpty ? "no recipe has locales:" : "the recipes' locales: " + known.joined(separator: ", ")) + ")"
-                    + (Suggestions.closest(to: unknown.lowercased(), in: known).map { "; did you mean '\($0)'?" } ?? ""),
+                    + (RenderJob.likely(unknown, in: known).map { "; did you mean '\($0)'?" } ?? ""),
                 file: nil, kind: .setting)
         }
         return survey

@@ -131,7 +131,9 @@ public struct CatalogPlan: Sendable {
                 merged.append(failure)
             }
         }
-        for (file, failures) in variantFailures { merged.append((file, VariantDiagnostics.merged(failures))) }
+        for (file, failures) in variantFailures {
+            merged.append((file, VariantDiagnostics.merged(failures, of: loaded.filter { $0.file == file }.count)))
+        }
         plan.failures = merged.sorted { $0.file < $1.file }
         // and none of them renders: a recipe is fixed and rendered as a whole
         let failed = Set(merged.map(\.file))

@@ -197,27 +197,32 @@ struct DraftWarningTests {
         output: { sample_rate: 22050, channels: 1 }
         """
 
-    /// The warning for prompt `number` of `file`, at the prompt's item (its `{`).
-    static func warning(_ file: String, _ recipe: String, prompt number: Int, text: String) -> String {
+    /// The warning for prompt `number` of `file`, at the prompt's item (its `{`), as the rendition `variant` reports it.
+    static func warning(_ file: String, _ recipe: String, prompt number: Int, text: String, variant: String? = nil) -> String {
         let at = position(of: "- {", in: recipe, occurrence: number + 1)!
-        return "\(file):\(at.line):\(at.column + 2): warning: voice.prompts.\(number): a draft: espeak-ng ('en-us') speaks '\(text)' "
+        return
+            "\(file):\(at.line):\(at.column + 2): warning: \(variant.map { "variant '\($0)': " } ?? "")voice.prompts.\(number): a draft: espeak-ng ('en-us') speaks '\(text)' "
             + "in place of a recording; record it and give the prompt its 'file:' (render --no-drafts refuses drafts)"
     }
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
-    @Test("render, --check and a catalog print each draft prompt once as a located warning and still exit 0; --no-drafts prints errors instead")
+    @Test(
+        "render, --check and a catalog print each draft prompt of every rendition once, named, as a located warning and still exit 0; --no-drafts prints errors instead"
+    )
     func warnedOnce() throws {
         let folder = try DraftVoiceEndToEndTests.folder("draft-warnings")
         let recipe = try folder.write(Self.variants, to: "recipes/drafty.yml")
-        let hello = Self.warning("drafty.yml", Self.variants, prompt: 0, text: "Hello")
-        let goodbye = Self.warning("drafty.yml", Self.variants, prompt: 2, text: "Goodbye")
+        // recipe-v1.2 § Drafts made visible: a warning per draft prompt of every rendition
+        let hello = ["drafty-20s", "drafty-30s"].map { Self.warning("drafty.yml", Self.variants, prompt: 0, text: "Hello", variant: $0) }
+        let goodbye = ["drafty-20s", "drafty-30s"].map { Self.warning("drafty.yml", Self.variants, prompt: 2, text: "Goodbye", variant: $0) }
         let single = try runRender([recipe, "-o", folder.file("out/drafty.flac"), "-q"])
         let checked = try runRender(["--check", recipe])
         let catalog = try runRender([folder.file("recipes"), "-o", folder.file("dist")])
         for (name, result) in [("render", single), ("--check", checked), ("catalog", catalog)] {
             #expect(result.status == 0, "\(name): \(result)")
-            #expect(Self.count(hello, in: result.stderr) == 1 && Self.count(goodbye, in: result.stderr) == 1, "\(name): \(result.stderr)")
+            for warning in hello + goodbye { #expect(Self.count(warning, in: result.stderr) == 1, "\(name): \(warning) in \(result.stderr)") }
+            #expect(Self.count(": warning: ", in: result.stderr) == 4, "\(name): \(result.stderr)")
             #expect(!result.stderr.contains("voice.prompts.1"), "\(name): the recorded prompt is no draft: \(result.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: folder.file("out/drafty-20s.flac")))

@@ -83,7 +83,7 @@ public struct RenderJob: Sendable {
                 failed.append((rendition, error.diagnostics))
             }
         }
-        if !failed.isEmpty { throw DiagnosticList(VariantDiagnostics.merged(failed)) }
+        if !failed.isEmpty { throw DiagnosticList(VariantDiagnostics.merged(failed, of: renditions.count)) }
         var tracks: [Track] = []
         for (number, rendition) in renditions.enumerated() {
             let output =
@@ -115,6 +115,13 @@ public struct RenderJob: Sendable {
         return tracks
     }
 
+    /// The locale of `known` a mistyped `tag` likely meant: one of its language (`pt` → `pt-BR`), else the nearest spelling.
+    public static func likely(_ tag: String, in known: [String]) -> String? {
+        known.first { LanguageTag.primaryLanguage($0) == LanguageTag.primaryLanguage(tag) }
+            ?? Suggestions.closest(to: tag.lowercased(), in: known.map { $0.lowercased() }).flatMap { near in known.first { $0.lowercased() == near }
+            }
+    }
+
     /// The renditions `locales` asks for, in the recipe's order; every rendition when it asks for none.
     static func chosen(of recipe: Recipe, locales: [String]) throws(DiagnosticList) -> [Recipe] {
         if let unknown = locales.first(where: { recipe.locale(named: $0) == nil }) {
@@ -123,7 +130,7 @@ public struct RenderJob: Sendable {
                 Diagnostic(
                     "", .localeAskedFor,
                     " '\(unknown)': \(PathName.name(of: recipe.file)) has no locale '\(unknown)' (\(has))"
-                        + (Suggestions.closest(to: unknown, in: recipe.locales).map { "; did you mean '\($0)'?" } ?? ""),
+                        + (Self.likely(unknown, in: recipe.locales).map { "; did you mean '\($0)'?" } ?? ""),
                     file: nil, kind: .setting)
             ])
         }
