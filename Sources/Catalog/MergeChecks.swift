@@ -82,16 +82,17 @@ enum ShardFiles {
             ]
         }
         // The descriptive keys, as JSON text: the catalog writes the sheet's own values (rounded alike).
-        let described: [(Manifest.EntryKey, sheetKey: String, sheet: String)] = [
-            (.title, "title", JSONText.string(sheet.title)),
-            (.category, "category", sheet.category.map(JSONText.string) ?? "null"),
-            (.loudnessLUFS, "audio.loudness_lufs", sheet.audio.loudnessLUFS.map(JSONText.number) ?? "null"),
-            (.truePeakDBTP, "audio.true_peak_dbtp", sheet.audio.truePeakDBTP.map(JSONText.number) ?? "null"),
-            // recipe-v1.2 § Drafts made visible: the count of the sheet's voice entries with draft: true
-            (.drafts, "number of voice entries with draft: true", String(sheet.draftCount)),
-            // a rendition of a recipe with locales: its locale and session (a plain recipe's sheet has neither)
-            (.locale, "locale", sheet.locale.map(JSONText.string) ?? "null"),
-        ] + (sheet.session.map { [(Manifest.EntryKey.session, "session", JSONText.string($0))] } ?? [])
+        let described: [(Manifest.EntryKey, sheetKey: String, sheet: String)] =
+            [
+                (.title, "title", JSONText.string(sheet.title)),
+                (.category, "category", sheet.category.map(JSONText.string) ?? "null"),
+                (.loudnessLUFS, "audio.loudness_lufs", sheet.audio.loudnessLUFS.map(JSONText.number) ?? "null"),
+                (.truePeakDBTP, "audio.true_peak_dbtp", sheet.audio.truePeakDBTP.map(JSONText.number) ?? "null"),
+                // recipe-v1.2 § Drafts made visible: the count of the sheet's voice entries with draft: true
+                (.drafts, "number of voice entries with draft: true", String(sheet.draftCount)),
+                // a rendition of a recipe with locales: its locale and session (a plain recipe's sheet has neither)
+                (.locale, "locale", sheet.locale.map(JSONText.string) ?? "null"),
+            ] + (sheet.session.map { [(Manifest.EntryKey.session, "session", JSONText.string($0))] } ?? [])
         return described.compactMap { key, sheetKey, expected in
             let found = entry.jsonValue(key) ?? "null"
             guard found != expected else { return nil }
