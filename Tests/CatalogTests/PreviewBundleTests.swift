@@ -150,4 +150,55 @@ struct PreviewBundleTests {
         let html = try folder.read("dist/index.html")
         #expect(html.components(separatedBy: "<div class=\"session\"").count - 1 == 2)
     }
+
+    /// recipe-v1.2 § Locales and § Sessions: a recipe in two languages and two lengths is one card; in Chromium,
+    /// picking a language shows that locale's rendition (its title, its audio, its cue sheet's labels), and
+    /// picking a length keeps the language.
+    @Test("a localized session's card: switching language and length loads that rendition's audio, title and labels")
+    func localizedSessionCard() throws {
+        guard which("chromium") != nil else {
+            Issue.record("chromium is not installed: run scripts/setup.sh (CI does)")
+            return
+        }
+        let folder = try TempFolder("preview-locales")
+        try folder.write(
+            """
+            id: calm
+            locales: [en, de]
+            title: { en: Calm Box, de: Ruhige Box }
+            category: Breathe
+            variants: { duration: [32s, 16s] }
+            pattern:
+              phases:
+                - { kind: inhale, length: 4s, label: { en: Breathe In, de: Einatmen } }
+                - { kind: exhale, length: 4s, label: { en: Breathe Out, de: Ausatmen } }
+            output: { sample_rate: 8000, channels: 1, format: flac }
+
+            """, to: "recipes/calm.yml")
+        let dist = folder.file("dist")
+        let rendered = try runRender([folder.file("recipes"), "-o", dist, "-q"], in: folder.path)
+        try #require(rendered.status == 0, "\(rendered)")
+        let catalog = try folder.read("dist/catalog.json")
+        // the session lists its renditions by locale, then length
+        #expect(catalog.contains(#""tracks": ["calm-16s-en", "calm-32s-en", "calm-16s-de", "calm-32s-de"]"#), "\(catalog)")
+        let steps: [(id: String, picker: String, title: String, label: String)] = [
+            ("calm-16s-de", "pick-locale", "Ruhige Box", "Einatmen"), ("calm-32s-de", "pick-length", "Ruhige Box", "Einatmen"),
+            ("calm-32s-en", "pick-locale", "Calm Box", "Breathe In"),
+        ]
+        let (status, report, raw) = try Self.check(dist + "/index.html", choose: steps.map(\.id), probes: [("calm-32s-en", 0.5)])
+        #expect(status == 0, "\(raw)")
+        #expect((report["errors"] as? [Any])?.isEmpty == true, "console errors: \(report["errors"] ?? "?")")
+        let chosen = try #require(report["chosen"] as? [[String: Any]])
+        try #require(chosen.count == steps.count, "\(raw)")
+        for (c, step) in zip(chosen, steps) {
+            let sheet = try readCueSheet(dist + "/\(step.id).cues.json")
+            #expect(c["picker"] as? String == step.picker && c["chosen"] as? String == step.id && c["shown"] as? [String] == [step.id], "\(c)")
+            #expect(c["audio_file"] as? String == step.id + ".flac", "\(c)")
+            #expect((c["cue_frames"] as? NSNumber)?.int64Value == sheet.audio.frames, "\(c)")
+            #expect(c["title"] as? String == step.title, "\(c)")
+            #expect(sheet.phases.first?.label == step.label && sheet.title == step.title)
+        }
+        let html = try folder.read("dist/index.html")
+        #expect(html.components(separatedBy: "<div class=\"session\"").count - 1 == 1)
+    }
 }
