@@ -3,7 +3,14 @@ import Foundation
 /// How a phase kind moves the breath (recipe-v1.2 § Breath guidance): toward full, toward
 /// empty, staying where it is, or empty throughout.
 public enum BreathGuide: String, Sendable, CaseIterable {
-    case rise, fall, hold, none
+    /// Toward full: E goes from where it was to 1.
+    case rise
+    /// Toward empty: E goes from where it was to 0.
+    case fall
+    /// E stays where it was.
+    case hold
+    /// E is 0 throughout the phase.
+    case none
 
     /// `inhale: rise`, `exhale: fall`, `transition: fall`, every other kind `hold`.
     public static func defaultGuide(for kind: String) -> BreathGuide {
@@ -36,8 +43,10 @@ public enum BreathShape: String, Sendable, CaseIterable {
 public struct BreathGuideSettings: Sendable, Equatable {
     /// The kinds `guide:` names; the others take `BreathGuide.defaultGuide(for:)`.
     public var kinds: [String: BreathGuide]
+    /// How E moves inside a rising or falling phase (`sine` unless `guide.shape` says).
     public var shape: BreathShape
 
+    /// Settings with `kinds` as written and `shape`.
     public init(kinds: [String: BreathGuide] = [:], shape: BreathShape = .sine) {
         self.kinds = kinds
         self.shape = shape
@@ -63,9 +72,13 @@ public struct BreathGuideSettings: Sendable, Equatable {
 public struct BreathEnvelope: Sendable {
     /// One piece of the envelope: frames [start, end), from `a` to `b` when it moves, else `a` throughout.
     public struct Piece: Sendable, Equatable {
+        /// The piece's first frame.
         public let start: Int64
+        /// The frame after its last.
         public let end: Int64
+        /// E at `start`.
         public let a: Double
+        /// E at `end` (reached at the end of a moving piece; `a` again for a still one).
         public let b: Double
         /// A rise or fall phase, or the outro's fall: a moving span of the haptics, even where a == b.
         public let moving: Bool
@@ -82,10 +95,14 @@ public struct BreathEnvelope: Sendable {
 
     /// A phase as the envelope sees it: its frames and its guide.
     public struct PhaseGuide: Sendable, Equatable {
+        /// The phase's first frame.
         public let startFrame: Int64
+        /// The frame after its last.
         public let endFrame: Int64
+        /// How the phase moves E.
         public let guide: BreathGuide
 
+        /// A phase of frames [startFrame, endFrame) with `guide`.
         public init(startFrame: Int64, endFrame: Int64, guide: BreathGuide) {
             self.startFrame = startFrame
             self.endFrame = endFrame
@@ -96,8 +113,11 @@ public struct BreathEnvelope: Sendable {
     /// The length of the outro's fall at most, in seconds (times the sample rate: frames).
     public static let outroFallSeconds: Int64 = 2
 
+    /// Frames per second (the outro's fall lasts at most `outroFallSeconds` of them).
     public let sampleRate: Int
+    /// The file's length in frames: E is 0 from there on.
     public let totalFrames: Int64
+    /// How E moves inside a moving piece.
     public let shape: BreathShape
     /// The pieces in frame order, tiling [0, totalFrames); pieces of no length are left out.
     public let pieces: [Piece]

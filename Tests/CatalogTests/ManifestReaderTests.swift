@@ -180,7 +180,9 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
             says: "expected 'alpha.cues.json', the track's own id, found '../alpha.cues.json'"),
         BadManifest(
             "a sidecar with ../", "\"alpha.svg\"]", "\"../alpha.svg\"]", path: "tracks[0].sidecars[1]", mark: "\"alpha.vtt\", ",
-            says: "expected one of 'alpha.vtt', 'alpha.chapters.json', 'alpha.svg', 'alpha.captions.vtt' (the track's own id), found '../alpha.svg'"),
+            says:
+                "expected one of 'alpha.vtt', 'alpha.chapters.json', 'alpha.svg', 'alpha.captions.vtt', 'alpha.ahap', 'alpha.haptics.json' (the track's own id), found '../alpha.svg'"
+        ),
         BadManifest(
             "a sidecar listed twice", "\"alpha.svg\"]", "\"alpha.vtt\" ]", path: "tracks[0].sidecars[1]", mark: "\"alpha.vtt\", ",
             says: "expected each sidecar once, found 'alpha.vtt' again"),
