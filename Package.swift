@@ -40,7 +40,7 @@ let package = Package(
         /// Frame types, diagnostics and errors shared by every layer; no C imports.
         .target(name: "AudioCore"),
         /// YAML → recipe model, validation, diagnostics with line:col.
-        .target(name: "Recipe", dependencies: ["AudioCore", "CYAML"]),
+        .target(name: "Recipe", dependencies: ["AudioCore", "CYAML", "CadenceCues"]),
         /// Recipe → frame-exact phases, sections and cue events; pure, no I/O.
         .target(name: "Timeline", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
 

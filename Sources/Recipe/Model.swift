@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 
 /// A session recipe (recipe-v1), validated, with every default filled in.
 ///
@@ -48,6 +49,27 @@ public struct Recipe: Sendable {
     public var voice: Voice?
 
     public var output: OutputSettings
+
+    /// `guide:` (recipe-v1.2 § Breath guidance): how each phase kind moves the breath; nil: not written
+    /// (the defaults hold where the envelope is on).
+    public var guide: BreathGuideSettings?
+    /// `swell:`: a continuous sound whose amplitude follows the envelope; nil: none.
+    public var swell: Swell?
+    /// `haptics: on`: write OUT.ahap and OUT.haptics.json.
+    public var haptics = false
+
+    /// Whether the recipe turns the breath envelope on: any of `guide:`, `swell:`, `haptics: on`
+    /// (`--sidecars` naming `ahap` or `haptics` turns it on too, at render time). Without it the
+    /// outputs are what they were before recipe-v1.2.
+    public var breathEnvelopeOn: Bool { guide != nil || swell != nil || haptics }
+    /// The guide the envelope follows: `guide:` as written, the defaults for what it leaves out.
+    public var breathGuide: BreathGuideSettings { guide ?? .defaults }
+    /// Every phase kind of the recipe's patterns, each once (with `program:`, `transition` too):
+    /// the kinds `guide:` may name.
+    public var phaseKinds: Set<String> {
+        guard let program else { return Set(pattern.phases.map(\.kind)) }
+        return Set(program.flatMap { $0.pattern.phases.map(\.kind) } + [Segment.transitionKind])
+    }
 
     /// Where each key was written, by dotted path: `duration`, `bed.file`,
     /// `cues.inhale`, `cues.inhale.tone`, `output.sample_rate`, `pattern.phases.2`…
@@ -198,6 +220,25 @@ public struct Bed: Sendable, Equatable {
         self.fadeIn = fadeIn
         self.fadeOut = fadeOut
         self.crossfade = crossfade
+    }
+}
+
+/// `swell:` (recipe-v1.2 § Breath guidance): a sine or a noise whose linear amplitude at frame f is
+/// the gain (as a factor) × E(f).
+public struct Swell: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// `tone:` a sine at this frequency, 20 Hz to below Nyquist.
+        case tone(hertz: Double)
+        /// `synth:` `pink-noise`, `white-noise` or `brown-noise` (a `Synth` noise case).
+        case noise(Synth)
+    }
+    public var source: Source
+    /// At most 0 dB.
+    public var gainDB: Double
+
+    public init(source: Source, gainDB: Double = 0) {
+        self.source = source
+        self.gainDB = gainDB
     }
 }
 

@@ -155,6 +155,10 @@ extension DecodeContext {
         }
 
         let voice = top["voice"].map { self.voice($0, pattern: kindsPattern, named: named) }
+        // recipe-v1.2 § Breath guidance: the guide names kinds of the patterns (`transition` with a program)
+        let guide = top["guide"].map { self.guide($0, pattern: kindsPattern) }
+        let swell = top["swell"].map { self.swell($0, sampleRate: output.sampleRate) }
+        let haptics = top["haptics"].flatMap { self.haptics($0) } ?? false
 
         // a program's and a ramp's fit is the timeline's to check: their lengths come from its layout
         if let length, let pattern, program == nil, top["ramp"] == nil {
@@ -188,6 +192,9 @@ extension DecodeContext {
         recipe.program = program
         recipe.ramp = ramp
         recipe.variantDurations = (variants ?? nil)?.map(\.0) ?? []
+        recipe.guide = guide ?? nil
+        recipe.swell = swell ?? nil
+        recipe.haptics = haptics
         if let tags = locales.tags {
             recipe.locales = tags
             recipe.localizedTitle = titles?.byLocale ?? [:]

@@ -288,9 +288,11 @@ extension RecipeSchema {
             "voice": "voice", "voice.prompts[]": "prompt", "output": "output", "pattern.phases[]": "phase", "cues.<kind>": "cue",
         ]
         if let name = defs[path] { return ["$ref": .string("#/$defs/\(name)")] }
+        // a key the author names (`guide.<kind>`): any other key takes that row's value
+        let named = RecipeKeys.rows(in: path).first(where: \.isPlaceholder).map(property)
         return [
             "type": "object",
-            "additionalProperties": false,
+            "additionalProperties": named ?? .bool(false),
             "required": .strings(RecipeKeys.rows(in: path).filter { $0.presence == .required }.map(\.name)),
             "properties": properties(path),
         ]

@@ -1,4 +1,5 @@
 import CadenceCues
+import Recipe
 
 /// The haptic steps of cues-v1.2 § Haptic steps: what both haptics files (`OUT.ahap`, `OUT.haptics.json`)
 /// are written from, in whole milliseconds.
@@ -29,10 +30,9 @@ public struct HapticSteps: Sendable, Equatable {
     /// A `start` or `end` cue's intensity; the other cues'.
     public static let boundaryIntensity = 1.0
     public static let cueIntensity = 0.8
-    /// The events a track's haptics may hold (steps + transients; AHAP writes at most this many).
-    /// To go to `RecipeLimits` (`maxHapticEventsPerTrack`): 8 hours of 1-second inhale/exhale phases make 316,382
-    /// (287,620 steps + 28,762 transients; 316,362 AHAP events, a 76 MB `.ahap`).
-    public static let maxEventsPerTrack = 400_000
+    /// The events a track's haptics may hold (steps + transients; AHAP writes at most this many):
+    /// `RecipeLimits.maxHapticEventsPerTrack`.
+    public static let maxEventsPerTrack = RecipeLimits.maxHapticEventsPerTrack
 
     /// ms(frames): the length of the track in milliseconds; the Android timings add up to it.
     public let totalMS: Int64

@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 
 /// Every key a recipe may hold, one row each (see `RecipeKey` for the notation). Within a section the
 /// rows come in the order messages list the keys (`unknown key … (allowed: …)`).
@@ -7,7 +8,7 @@ import AudioCore
 /// canonical line (or `excluded` with the reason); docs/development.md § Adding a recipe key.
 public enum RecipeKeys {
     /// The rows, depth first: a section, then its keys.
-    public static let all: [RecipeKey] = top + pattern + program + ramp + bed + cues + voice + output
+    public static let all: [RecipeKey] = top + pattern + program + ramp + bed + cues + guide + swell + voice + output
 
     /// The row at `path` (`output.sample_rate`, `cues.<kind>.tone`), or nil.
     public static func row(_ path: String) -> RecipeKey? { byPath[path] }
@@ -138,6 +139,18 @@ public enum RecipeKeys {
             defaultText: "soft tones on inhale (528 Hz) and exhale (396 Hz), 1 s at -20 dB; a `chime` at start and end",
             canonical: .line("cue.<kind>"), typeText: "mapping or `none`", examples: ["{ inhale: bell }", "none"],
             "what sounds as phases start ([Cues](#cues))"),
+        RecipeKey(
+            "guide", .mapping, defaultText: "none: no envelope (with `swell:` or `haptics: on`, every default)",
+            canonical: .line("guide", whenGiven: true), typeText: "mapping: phase kinds and `shape`",
+            examples: ["{ hold: fall }", "{ shape: linear }"],
+            "how each phase kind moves the breath envelope ([Breath guidance](#breath-guidance-one-envelope-three-senses))"),
+        RecipeKey(
+            "swell", .mapping, defaultText: "none: nothing added", canonical: .line("swell", whenGiven: true),
+            typeText: "mapping: `tone` or `synth`, and `gain`", examples: ["{ tone: 174 Hz, gain: -26 dB }", "{ synth: pink-noise, gain: -30 dB }"],
+            "a sound that swells with the breath envelope ([Breath guidance](#breath-guidance-one-envelope-three-senses))"),
+        RecipeKey(
+            "haptics", .choice(["on", "off"]), default: "off", canonical: .line("haptics", whenGiven: true), typeText: "`on` / `off`",
+            examples: ["on", "off"], "`on`: write `OUT.ahap` and `OUT.haptics.json` beside the track, from the breath envelope"),
         RecipeKey("voice", .mapping, canonical: .section, typeText: "mapping", "spoken prompts ([Voice](#voice))"),
         RecipeKey(
             "output", .mapping, defaultText: "48 kHz stereo, -16 LUFS, -1 dBTP", canonical: .section, typeText: "mapping",
@@ -302,6 +315,36 @@ public enum RecipeKeys {
         RecipeKey(
             "cues.<kind>.on", .phaseKinds, defaultText: "every kind", range: "kinds of the pattern", canonical: .line("ticks", whenGiven: true),
             typeText: "a phase kind, or a list of them", examples: ["[inhale, exhale]", "hold"], "the `tick` cue only: the kinds of phases that tick"),
+    ]
+
+    static let guideChoices = BreathGuideWords.guides
+    static let guide: [RecipeKey] = [
+        RecipeKey(
+            "guide.<kind>", .choice(guideChoices),
+            defaultText: "`inhale` rise, `exhale` fall, `transition` fall, every other kind hold",
+            range: "kinds of the pattern (`transition` with `program`)", canonical: .line("guide", whenGiven: true),
+            typeText: guideChoices.map { "`\($0)`" }.joined(separator: ", "), examples: ["hold", "fall"],
+            "how phases of this kind move the breath: toward full, toward empty, staying, or empty"),
+        RecipeKey(
+            "guide.shape", .choice(BreathGuideWords.shapes), default: BreathGuideWords.shapes[0], canonical: .line("guide", whenGiven: true),
+            typeText: BreathGuideWords.shapes.map { "`\($0)`" }.joined(separator: ", "), examples: ["linear", "sine"],
+            "how the breath moves inside a phase: a raised cosine or a straight line"),
+    ]
+
+    static let swell: [RecipeKey] = [
+        RecipeKey(
+            "swell.tone", .frequency, presence: .rule("exactly one of `tone`, `synth`"),
+            range: "\(DiagnosticText.number(RecipeLimits.minSwellHertz)) Hz to below half the sample rate",
+            canonical: .line("swell", whenGiven: true),
+            typeText: "frequency", examples: ["174 Hz", "220 Hz"], "a sine at this frequency"),
+        RecipeKey(
+            "swell.synth", .choice(BreathGuideWords.noises), canonical: .line("swell", whenGiven: true),
+            typeText: BreathGuideWords.noises.map { "`\($0)`" }.joined(separator: ", "), examples: ["white-noise", "brown-noise"],
+            "a noise, at the level a `synth:` bed of that noise has at the same gain"),
+        RecipeKey(
+            "swell.gain", .gain, default: "0 dB", range: "\(DiagnosticText.number(Units.gainRange.lowerBound)) to 0 dB",
+            canonical: .line("swell", whenGiven: true), typeText: "gain", examples: ["-26 dB", "-30 dB"],
+            "the swell's level where the breath is full (E = 1), before loudness normalization"),
     ]
 
     static let voice: [RecipeKey] = [

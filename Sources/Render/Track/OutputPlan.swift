@@ -101,7 +101,9 @@ struct OutputPlan {
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension
         self.cueSheetPath = stem + ".cues.json"
+        // `haptics: on` (recipe-v1.2 § Breath guidance) writes both haptics sidecars
         let kinds = asked.union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:)))
+            .union(recipe.haptics ? [.ahap, .haptics] : [])
         self.sidecars = kinds.sorted().map { ($0, stem + $0.suffix) }
         self.format = format
         self.bitDepth = depth
