@@ -101,7 +101,7 @@ public struct CatalogPlan: Sendable {
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
                 let audio = TrackFileNames.audio(recipe.id, format)
-                let kinds = sidecars.union([.waveform]).union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:))).sorted()
+                let kinds = recipe.sidecarKinds(adding: sidecars.union([.waveform]))
                 let files = kinds.map { (kind: $0, file: TrackFileNames.sidecar(recipe.id, $0)) }
                 let fingerprint =
                     checkOnly
