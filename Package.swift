@@ -108,7 +108,7 @@ let package = Package(
         /// sound fixtures (written through AudioIO), exact decimal time and cue sheets read back (CadenceCues).
         .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues", "CSndfile"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "Schema", "AudioCore"], exclude: ["BadInput"]),
+        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "Schema", "AudioCore", "CadenceCues"], exclude: ["BadInput"]),
         .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore", "CadenceCues"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128", "TestKit"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
