@@ -40,9 +40,9 @@ let package = Package(
         /// Frame types, diagnostics and errors shared by every layer; no C imports.
         .target(name: "AudioCore"),
         /// YAML → recipe model, validation, diagnostics with line:col.
-        .target(name: "Recipe", dependencies: ["AudioCore", "CYAML"]),
+        .target(name: "Recipe", dependencies: ["AudioCore", "CYAML", "CadenceCues"]),
         /// Recipe → frame-exact phases, sections and cue events; pure, no I/O.
-        .target(name: "Timeline", dependencies: ["AudioCore", "Recipe"]),
+        .target(name: "Timeline", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
 
         // MARK: - Samples
 
@@ -72,8 +72,9 @@ let package = Package(
         .target(name: "CadenceCues"),
         /// The JSON Schemas of recipes and cue sheets (`schema/*.schema.json`), built from the parser's grammar, limits and keys.
         .target(name: "Schema", dependencies: ["AudioCore", "Recipe", "CadenceCues"]),
-        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio.
-        .target(name: "Sidecars", dependencies: ["CadenceCues"]),
+        /// Cue sheet → WebVTT, Podcasting 2.0 chapters, the waveform picture (SVG), chapter and marker lists for tags inside the audio;
+        /// the haptic steps (Timeline) → Core Haptics AHAP and the Android waveform.
+        .target(name: "Sidecars", dependencies: ["CadenceCues", "Timeline"]),
 
         // MARK: - Command line
 
@@ -107,8 +108,8 @@ let package = Package(
         /// sound fixtures (written through AudioIO), exact decimal time and cue sheets read back (CadenceCues).
         .target(name: "TestKit", dependencies: ["AudioIO", "CadenceCues", "CSndfile"], path: "Tests/TestKit"),
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore"]),
-        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "Schema", "AudioCore"], exclude: ["BadInput"]),
-        .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore"]),
+        .testTarget(name: "RecipeTests", dependencies: ["TestKit", "Recipe", "Schema", "AudioCore", "CadenceCues"], exclude: ["BadInput"]),
+        .testTarget(name: "TimelineTests", dependencies: ["TestKit", "Timeline", "Recipe", "AudioCore", "CadenceCues"]),
         .testTarget(name: "DSPTests", dependencies: ["DSP", "AudioIO", "AudioCore", "CEBUR128", "TestKit"]),
         .testTarget(name: "AudioIOTests", dependencies: ["AudioIO", "AudioCore", "TestKit"]),
         /// In process: the render core (sources, passes, loudness, formats) called as a library.
@@ -120,7 +121,7 @@ let package = Package(
             name: "RenderCommandTests",
             dependencies: ["TestKit", "RenderCommand", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "CSndfile"]),
         .testTarget(name: "CadenceCuesTests", dependencies: ["TestKit", "CadenceCues"]),
-        .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues"]),
+        .testTarget(name: "SidecarTests", dependencies: ["Sidecars", "CadenceCues", "Timeline", "Recipe"]),
         .testTarget(name: "PreviewTests", dependencies: ["TestKit", "Preview", "Sidecars", "CadenceCues", "AudioIO", "AudioCore"]),
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Schema", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(

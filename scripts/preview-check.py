@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks a catalog preview page (index.html) in headless Chromium over the DevTools protocol.
 
-    scripts/preview-check.py dist/index.html [--probe TRACK_ID=SECONDS]... [--play TRACK_ID=SECONDS]...
-                             [--fail-on-cue-error] [--timeout SECONDS]
+    scripts/preview-check.py dist/index.html [--choose TRACK_ID]... [--probe TRACK_ID=SECONDS]...
+                             [--play TRACK_ID=SECONDS]... [--fail-on-cue-error] [--timeout SECONDS]
 
 Opens the page from disk (file://), collects console errors, uncaught exceptions
 and failed loads, checks that every <audio src> and <img src> it references
@@ -10,6 +10,10 @@ exists on disk, then for each --probe seeks that track's <audio> to SECONDS,
 waits for its 'seeked' event and reads the ring's state back from the DOM.
 --play seeks to SECONDS, plays about a second, pauses and reads the state with
 the audio's currentTime at that moment (the ring must follow the audio clock).
+--choose (before the probes, in the order given) picks TRACK_ID in its session's
+card as a listener does: sets the picker of the rendition shown that offers it and
+fires 'change', waits for the chosen audio's metadata, and reports which
+renditions are shown, the chosen audio's file and duration, and its cue data's frames.
 
 Prints one JSON object on stdout. Exit status: 0 when the page is clean, 1 on
 any console error, exception, failed load, missing file, failed probe (or a
@@ -266,6 +270,51 @@ SEEK = r"""
 """
 
 
+CHOOSE = r"""
+(async () => {
+  const id = %(id)s, ms = %(ms)d;
+  const track = Array.from(document.querySelectorAll("[data-track-id]")).find((t) => t.getAttribute("data-track-id") === id);
+  if (!track) throw new Error("no track with data-track-id " + JSON.stringify(id));
+  const session = track.closest(".session");
+  if (!session) throw new Error("track " + JSON.stringify(id) + " is in no session card");
+  const cards = () => Array.from(session.querySelectorAll(".track[data-track-id]"));
+  const before = cards().find((t) => !t.hidden);
+  if (!before) throw new Error("the card of session " + JSON.stringify(session.getAttribute("data-session-id")) + " shows no rendition");
+  const select = Array.from(before.querySelectorAll(".pickers select")).find((s) => Array.from(s.options).some((o) => o.value === id));
+  if (!select) throw new Error("no picker of the rendition shown (" + before.getAttribute("data-track-id") + ") offers " + JSON.stringify(id));
+  select.value = id;
+  select.dispatchEvent(new Event("change", { bubbles: true }));
+  const shown = cards().filter((t) => !t.hidden);
+  const chosen = shown.length === 1 ? shown[0] : null;
+  const audio = chosen ? chosen.querySelector("audio") : null;
+  if (audio && audio.readyState < 1) {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no 'loadedmetadata' event within the " + ms + " ms left of --timeout (audio error: " +
+        (audio.error ? audio.error.code : "none") + ")")), ms);
+      audio.addEventListener("loadedmetadata", () => { clearTimeout(timer); resolve(); }, { once: true });
+      if (audio.networkState === HTMLMediaElement.NETWORK_EMPTY || audio.networkState === HTMLMediaElement.NETWORK_IDLE) audio.load();
+    });
+  }
+  const block = chosen ? chosen.querySelector("script.cue-data") : null;
+  const data = block ? JSON.parse(block.textContent) : null;
+  const title = chosen ? chosen.querySelector("h3") : null;
+  const src = audio ? (audio.currentSrc || audio.src) : "";
+  return {
+    id,
+    from: before.getAttribute("data-track-id"),
+    picker: select.className,
+    shown: shown.map((t) => t.getAttribute("data-track-id")),
+    chosen: session.getAttribute("data-chosen"),
+    title: title ? title.textContent : null,
+    audio_file: src ? decodeURIComponent(new URL(src).pathname.split("/").pop()) : null,
+    audio_duration: audio ? audio.duration : null,
+    cue_frames: data ? data.frames : null,
+    cue_sample_rate: data ? data.sample_rate : null,
+  };
+})()
+"""
+
+
 def parse_probe(text, option):
     track, sep, seconds = text.rpartition("=")
     try:
@@ -356,6 +405,8 @@ def main():
                         type=lambda t: parse_probe(t, "--probe"), help="seek a track and read its ring")
     parser.add_argument("--play", action="append", default=[], metavar="TRACK_ID=SECONDS",
                         type=lambda t: parse_probe(t, "--play"), help="seek, play about a second, pause, read the ring")
+    parser.add_argument("--choose", action="append", default=[], metavar="TRACK_ID",
+                        help="pick a rendition in its session's card (before the probes, in order)")
     parser.add_argument("--fail-on-cue-error", action="store_true", help="a track showing a cue sheet problem fails the check")
     parser.add_argument("--timeout", type=float, default=None, metavar="SECONDS",
                         help="the whole check's time limit; every wait lasts at most what is left of it "
@@ -380,7 +431,7 @@ def main():
     deadline = Deadline(limit, source)
     started = deadline.started
     report = {"ok": False, "page": page, "chromium": binary, "timeout": limit, "errors": [], "missing_files": [],
-              "network": [], "probes": [], "tracks": []}
+              "network": [], "chosen": [], "probes": [], "tracks": []}
     profile = tempfile.mkdtemp(prefix="preview-check-")
     log_path = os.path.join(profile, "chromium.log")
     browser = client = None
@@ -417,6 +468,14 @@ def main():
             elif not os.path.isfile(path):
                 report["missing_files"].append({"tag": resource["tag"], "path": path})
 
+        for track in args.choose:
+            ms = max(100, int((deadline.left() - 1.0) * 1000))
+            try:
+                result = client.evaluate(CHOOSE % {"id": json.dumps(track), "ms": ms}, what="--choose %s (Runtime.evaluate)" % track)
+            except (RuntimeError, Timeout) as error:
+                result = {"id": track, "error": str(error)}
+            report["chosen"].append(result)
+
         for option, items in (("probe", args.probe), ("play", args.play)):
             for track, seconds in items:
                 # the page's own timers end a little before the deadline, so their message (which event,
@@ -451,7 +510,7 @@ def main():
         shutil.rmtree(profile, ignore_errors=True)
 
     cue_errors = [t for t in report["tracks"] if t.get("cue_error")]
-    failed_probes = [p for p in report["probes"] if p.get("error")]
+    failed_probes = [p for p in report["probes"] + report["chosen"] if p.get("error")]
     report["ok"] = not (report["errors"] or report["missing_files"] or report["network"] or failed_probes
                         or (args.fail_on_cue_error and cue_errors))
     if not report["ok"] and any(e["kind"] == "check" for e in report["errors"]):

@@ -123,9 +123,17 @@ enum ManifestFuzz {
             fuzzCheck(zip(shard.catalog, shard.catalog.dropFirst()).allSatisfy { $0 < $1 }, "catalog not sorted and unique")
             catalog = Set(shard.catalog)
         }
-        fuzzCheck(zip(manifest.tracks, manifest.tracks.dropFirst()).allSatisfy { $0.id < $1.id }, "tracks not sorted and unique")
+        fuzzCheck(Set(manifest.tracks.map(\.id)).count == manifest.tracks.count, "an id twice in tracks")
+        fuzzCheck(Manifest.ordered(manifest.tracks).map(\.id) == manifest.tracks.map(\.id), "tracks not in catalog order")
+        let sessions = manifest.sessions
+        fuzzCheck(sessions.flatMap(\.tracks) == manifest.tracks.map(\.id), "sessions do not list the tracks in order")
+        fuzzCheck(Set(sessions.map(\.id)).count == sessions.count, "a session twice")
         for t in manifest.tracks {
             fuzzCheck(isID(t.id), "id \(t.id.debugDescription)")
+            fuzzCheck(isID(t.session), "session \(t.session.debugDescription) of \(t.id)")
+            fuzzCheck(t.locale.map(Manifest.isLocaleTag) ?? true, "locale \(String(describing: t.locale)) of \(t.id)")
+            fuzzCheck((0...10_000_000).contains(t.drafts), "drafts \(t.drafts) of \(t.id)")
+            fuzzCheck(t.variant.map { $0 > 0 && $0 <= 86_400 } ?? true, "variant \(String(describing: t.variant)) of \(t.id)")
             if let catalog { fuzzCheck(catalog.contains(t.id), "track \(t.id) not in the shard's catalog") }
             for name in t.files { checkName(name, "a file of \(t.id)") }
             let ext = t.file.hasPrefix(t.id + ".") ? String(t.file.dropFirst(t.id.count + 1)) : ""
@@ -154,6 +162,7 @@ enum ManifestFuzz {
         let text = manifest.jsonText()
         do {
             let again = try Manifest.decode(Array(text.utf8), file: file)
+            // one written before sessions is written with them (its tracks' defaults), and reads back equal
             fuzzCheck(again == manifest, "jsonText() reads back different:\n\(text.prefix(2000))")
             fuzzCheck(again.jsonText() == text, "jsonText() writes back other bytes")
         } catch {

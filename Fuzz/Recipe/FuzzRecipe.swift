@@ -120,6 +120,16 @@ enum RecipeFuzz {
         fuzzCheck(Set(output.sidecars).count == output.sidecars.count, "sidecars repeat: \(output.sidecars)")
         fuzzCheck(output.sidecars.allSatisfy(OutputSettings.sidecarNames.contains), "sidecars \(output.sidecars)")
         fuzzCheck(!recipe.id.isEmpty && recipe.id.utf8.count <= 100 && !recipe.id.contains("/"), "id \(recipe.id.debugDescription)")
+        // locales (recipe-v1.2): every rendition has a valid id of its own, a locale of the list and the recipe as its session
+        let renditions = recipe.renditions()
+        fuzzCheck(renditions.count <= RecipeLimits.maxRenditions, "\(renditions.count) renditions")
+        fuzzCheck(Set(renditions.map { $0.id.lowercased() }).count == renditions.count, "rendition ids repeat")
+        for rendition in renditions {
+            fuzzCheck(Recipe.isValidID(rendition.id) && rendition.session == recipe.id, "rendition \(rendition.id.debugDescription)")
+            fuzzCheck(recipe.locales.isEmpty || recipe.locales.contains(rendition.locale ?? ""), "locale \(rendition.locale ?? "nil")")
+            fuzzCheck(rendition.renditions().map(\.id) == [rendition.id], "a rendition of \(rendition.id) has renditions")
+            fuzzCheck(!rendition.assetPaths.contains { $0.path.contains(Recipe.localePlaceholder) }, "{locale} left in \(rendition.id)")
+        }
 
         let pattern = recipe.pattern
         fuzzCheck((1...1000).contains(pattern.phases.count) || pattern.builtin != nil, "\(pattern.phases.count) phases")

@@ -1,4 +1,4 @@
-/// A cue sheet (cues-v1, with cues-v1.1's additions): the sections, phases, cues and voice prompts
+/// A cue sheet (cues-v1, with cues-v1.1's and cues-v1.2's additions): the sections, phases, cues and voice prompts
 /// of a rendered track in frames, for players.
 ///
 /// Frames are the truth; every time in seconds is `frame / sample_rate`, kept as written.
@@ -12,10 +12,22 @@ public struct CueSheet: Sendable, Equatable {
     public var format: String = "session-cues"
     /// The major version: 1 (`supportedVersion`); `validate()` refuses any other.
     public var version: Int = 1
-    /// The minor version: 0 for a cues-v1 sheet (written `1`), 1 for one with cues-v1.1 keys (written `1.1`).
+    /// The minor version: 0 for a cues-v1 sheet (written `1`), 1 for one with cues-v1.1 keys (written `1.1`),
+    /// 2 for one with cues-v1.2 keys (written `1.2`).
+    ///
+    /// The sheet is written with `writtenMinorVersion`, never less than the keys it holds need, so a
+    /// sheet given a `session` says `1.2` whatever this holds; a decoded sheet keeps the minor version
+    /// it was written with, so it writes back as it was.
     public var minorVersion: Int = 0
-    /// The track's id, as in its recipe and the catalog (`box-breathing-5m`).
+    /// The track's id, as in its recipe and the catalog (`box-breathing-5m`, `sleep-wind-down-de`).
     public var id: String
+    /// cues-v1.2: the id of the recipe the track was rendered from, its session (`sleep-wind-down`), for a
+    /// recipe with `locales:`; nil otherwise (the key is then left out). Set together with `locale`.
+    public var session: String?
+    /// cues-v1.2: the track's locale, the BCP 47 tag as its recipe's `locales:` writes it (`de`, `pt-BR`),
+    /// for a recipe with `locales:`; nil otherwise (the key is then left out). The sheet's texts (title,
+    /// category, labels, voice) are in this language. Set together with `session`.
+    public var locale: String?
     /// The track's title, to show (`Box Breathing`).
     public var title: String
     /// The track's category (`Focus`), or nil for none (written `null`).
@@ -27,6 +39,10 @@ public struct CueSheet: Sendable, Equatable {
     /// A program's sheet describes its first segment's pattern here. With a ramp or a program
     /// the phases played differ from it: `phases` has each one as played.
     public var pattern: PatternInfo
+    /// cues-v1.2: the breath envelope's shape, when the track has breath guidance (recipe-v1.2 §
+    /// Breath guidance); every phase then has its `guide`, and `CueTimeline.guide(atFrame:)` gives
+    /// E, how full the breath is. Nil: no envelope (the key is left out).
+    public var guide: Guide?
     /// The intro, the practice and the outro as frame spans, in that order; a section of zero
     /// length may be left out. A program (cues-v1.1) has one practice section per segment.
     public var sections: [Section]
@@ -42,12 +58,16 @@ public struct CueSheet: Sendable, Equatable {
     ///
     /// `format` and `version` take their only values; `minorVersion` is 1 when `voice` is given,
     /// else 0 (set it to 1 for a sheet with other cues-v1.1 keys: segments, ramps, phase lengths).
+    /// `session` and `locale` (cues-v1.2) are given for a rendition of a recipe with `locales:`, and
+    /// make the sheet say `1.2` (see `writtenMinorVersion`).
     /// Nothing is checked: call `validate()`, or build a `CueTimeline`, before relying on it.
     public init(
-        id: String, title: String, category: String?, audio: Audio, pattern: PatternInfo,
+        id: String, session: String? = nil, locale: String? = nil, title: String, category: String?, audio: Audio, pattern: PatternInfo,
         sections: [Section], phases: [Phase], cues: [Cue], voice: [VoicePrompt]? = nil
     ) {
         self.id = id
+        self.session = session
+        self.locale = locale
         self.title = title
         self.category = category
         self.audio = audio
@@ -57,6 +77,15 @@ public struct CueSheet: Sendable, Equatable {
         self.cues = cues
         self.voice = voice
         self.minorVersion = voice == nil ? 0 : 1
+    }
+
+    /// The top-level `guide` object (cues-v1.2): how a player computes the breath envelope.
+    public struct Guide: Sendable, Equatable {
+        /// How E moves inside a rising or falling phase.
+        public var shape: BreathShape
+
+        /// A guide of `shape`.
+        public init(shape: BreathShape) { self.shape = shape }
     }
 
     /// The `audio` object: the file the sheet describes.
@@ -213,6 +242,8 @@ public struct CueSheet: Sendable, Equatable {
         public var kind: String
         /// The words to show (`Breathe In`).
         public var label: String
+        /// cues-v1.2: how the phase moves the breath envelope; nil in a sheet without `guide`.
+        public var guide: BreathGuide?
         /// cues-v1.1: the phase's own exact length in seconds (nil in a v1 sheet); with a ramp, it
         /// differs from the pattern's.
         public var length: DecimalText?
@@ -226,14 +257,15 @@ public struct CueSheet: Sendable, Equatable {
         public var end: Double
         /// Makes a phase; `start` and `end` are computed from the frames and `sampleRate`. Nothing is checked.
         public init(
-            index: Int, segment: Int? = nil, cycle: Int, kind: String, label: String, length: DecimalText? = nil, startFrame: Int64,
-            endFrame: Int64, sampleRate: Int
+            index: Int, segment: Int? = nil, cycle: Int, kind: String, label: String, guide: BreathGuide? = nil, length: DecimalText? = nil,
+            startFrame: Int64, endFrame: Int64, sampleRate: Int
         ) {
             self.index = index
             self.segment = segment
             self.cycle = cycle
             self.kind = kind
             self.label = label
+            self.guide = guide
             self.length = length
             self.startFrame = startFrame
             self.endFrame = endFrame

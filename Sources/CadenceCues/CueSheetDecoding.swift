@@ -13,16 +13,16 @@ extension CueSheet {
     /// its `minorVersion` the digits after the point (`1.1` → 1), so the sheet writes back as it was.
     public static let supportedVersion = 1
 
-    /// Reads and validates a cue sheet (cues-v1 or cues-v1.1) from its JSON bytes.
+    /// Reads and validates a cue sheet (cues-v1, cues-v1.1 or cues-v1.2) from its JSON bytes.
     ///
     /// This is the entry point: `CueSheet` is not `Decodable`, and needs no `JSONDecoder`.
     /// In order: the bytes must be JSON (UTF-8, strict RFC 8259; a byte order mark is skipped);
     /// `format` must be `session-cues`; the major version must be `supportedVersion`, checked
     /// before anything else so a later version is reported as such rather than as a missing key;
-    /// then every key of cues-v1 and cues-v1.1 is read with its type (integers must be whole
+    /// then every key of cues-v1, cues-v1.1 and cues-v1.2 is read with its type (integers must be whole
     /// numbers, `4.8e5` and `480000.0` included; times finite numbers; `category`,
     /// `loudness_lufs` and `true_peak_dbtp` may be null or absent, and so may every cues-v1.1
-    /// key); keys it does not know are ignored wherever they are; last, `validate()`.
+    /// and cues-v1.2 key); keys it does not know are ignored wherever they are; last, `validate()`.
     ///
     /// Times in seconds are kept as written and pattern lengths as exact decimals, so
     /// `jsonText()` of a sheet the renderer wrote gives back its bytes exactly. O(n) in the
@@ -69,14 +69,27 @@ extension CueSheet {
         self.format = Self.formatName
         self.version = version
         self.id = try root.string(Key.id)
+        self.session = try root.optionalString(Key.session)
+        self.locale = try root.optionalString(Key.locale)
         self.title = try root.string(Key.title)
         self.category = try root.optionalString(Key.category)
         self.audio = try Audio(reading: try root.object(Key.audio))
         self.pattern = try PatternInfo(reading: try root.object(Key.pattern))
+        self.guide = try root.optionalObject(Key.guide).map { (o) throws(CueSheetError) in try Guide(reading: o) }
         self.sections = try root.objects(Key.sections).map(Section.init(reading:))
         self.phases = try root.objects(Key.phases).map(Phase.init(reading:))
         self.cues = try root.objects(Key.cues).map(Cue.init(reading:))
         self.voice = try root.optionalObjects(Key.voice)?.map(VoicePrompt.init(reading:))
+    }
+}
+
+extension CueSheet.Guide {
+    fileprivate init(reading o: JSONObjectReader) throws(CueSheetError) {
+        let text = try o.string(Key.shape)
+        guard let shape = BreathShape(rawValue: text) else {
+            throw .invalidValue(path: o.path(Key.shape), reason: "expected sine or linear, found \(JSONText.string(text))")
+        }
+        self.init(shape: shape)
     }
 }
 
@@ -137,6 +150,12 @@ extension CueSheet.Phase {
         self.cycle = try o.int(Key.cycle)
         self.kind = try o.string(Key.kind)
         self.label = try o.string(Key.label)
+        self.guide = try o.optionalString(Key.guide).map { (text) throws(CueSheetError) in
+            guard let guide = BreathGuide(rawValue: text) else {
+                throw .invalidValue(path: o.path(Key.guide), reason: "expected rise, fall, hold or none, found \(JSONText.string(text))")
+            }
+            return guide
+        }
         self.length = try o.optionalDecimal(Key.length)
         self.startFrame = try o.int64(Key.startFrame)
         self.endFrame = try o.int64(Key.endFrame)

@@ -9,8 +9,10 @@ extension CueSheet {
             let name = key.rawValue
             switch key {
             case .format: j.field(name, format)
-            case .version: j.raw(name, minorVersion == 0 ? String(version) : "\(version).\(minorVersion)")
+            case .version: j.raw(name, writtenMinorVersion == 0 ? String(version) : "\(version).\(writtenMinorVersion)")
             case .id: j.field(name, id)
+            case .session: if let session { j.field(name, session) }
+            case .locale: if let locale { j.field(name, locale) }
             case .title: j.field(name, title)
             case .category: j.field(name, category)
             case .audio:
@@ -27,6 +29,15 @@ extension CueSheet {
                     }
                 }
                 j.close()
+            case .guide:
+                guard let guide else { break }
+                j.open(name)
+                for k in Guide.Key.allCases {
+                    switch k {
+                    case .shape: j.field(k.rawValue, guide.shape.rawValue)
+                    }
+                }
+                j.close()
             case .sections: j.rows(name, sections)
             case .phases: j.rows(name, phases)
             case .cues: j.rows(name, cues)
@@ -36,6 +47,25 @@ extension CueSheet {
         j.close()
         return j.text
     }
+}
+
+extension CueSheet {
+    /// The minor version the sheet's keys need, whatever `minorVersion` says: 2 with a cues-v1.2 key
+    /// (`session`, `locale`, `guide`), else 1 with a cues-v1.1 key (`voice`, a section's `segment`, `name` or
+    /// `ramp`, a phase's `segment` or `length`), else 0.
+    ///
+    /// The one rule for which version a key needs: a key added in a later minor version adds its line here.
+    public var keysMinorVersion: Int {
+        if session != nil || locale != nil || guide != nil || phases.contains(where: { $0.guide != nil }) { return 2 }
+        let v11 =
+            voice != nil || sections.contains { $0.segment != nil || $0.name != nil || $0.ramp != nil }
+            || phases.contains { $0.segment != nil || $0.length != nil }
+        return v11 ? 1 : 0
+    }
+
+    /// The minor version `jsonText()` writes (`1.2` for 2): `minorVersion`, or `keysMinorVersion` when
+    /// the keys need more. A sheet without cues-v1.2 keys is written as before.
+    public var writtenMinorVersion: Int { max(minorVersion, keysMinorVersion) }
 }
 
 /// An object of the sheet written on one line: its keys in order, each with its value's JSON text.
@@ -116,6 +146,7 @@ extension CueSheet.Phase: JSONRow {
         case .cycle: String(cycle)
         case .kind: JSONText.string(kind)
         case .label: JSONText.string(label)
+        case .guide: guide.map { JSONText.string($0.rawValue) }
         case .length: length?.jsonNumber
         case .startFrame: String(startFrame)
         case .endFrame: String(endFrame)

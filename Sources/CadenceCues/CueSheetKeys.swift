@@ -10,10 +10,14 @@ extension CueSheet {
     public enum Key: String, CaseIterable, Sendable {
         /// `format`: always `session-cues`.
         case format
-        /// `version`: `1`, or `1.1` for a sheet with cues-v1.1 keys.
+        /// `version`: `1`, `1.1` for a sheet with cues-v1.1 keys, `1.2` for one with cues-v1.2 keys.
         case version
         /// `id`: the track's id.
         case id
+        /// cues-v1.2: the recipe's id, the track's session (only for a recipe with `locales:`).
+        case session
+        /// cues-v1.2: the track's locale tag (only for a recipe with `locales:`).
+        case locale
         /// `title`: the track's title.
         case title
         /// `category`: the track's category, or `null`.
@@ -22,6 +26,9 @@ extension CueSheet {
         case audio
         /// `pattern`: the breathing pattern (`CueSheet.PatternInfo.Key`).
         case pattern
+        /// cues-v1.2: the breath envelope's shape (`CueSheet.Guide.Key`), only when the envelope is on;
+        /// every phase then carries its `guide`.
+        case guide
         /// `sections`: the intro, practice and outro (`CueSheet.Section.Key`).
         case sections
         /// `phases`: every phase played (`CueSheet.Phase.Key`).
@@ -30,6 +37,14 @@ extension CueSheet {
         case cues
         /// cues-v1.1: the voice prompts (absent from a sheet without any).
         case voice
+    }
+}
+
+extension CueSheet.Guide {
+    /// The keys of `guide`.
+    public enum Key: String, CaseIterable, Sendable {
+        /// `shape`: `sine` or `linear`.
+        case shape
     }
 }
 
@@ -126,6 +141,9 @@ extension CueSheet.Phase {
         case kind
         /// `label`: the words to show.
         case label
+        /// cues-v1.2: how the phase moves the breath (`rise`, `fall`, `hold`, `none`), only when the
+        /// sheet has a top-level `guide`.
+        case guide
         /// cues-v1.1: the phase's own length in seconds, written after `label`.
         case length
         /// `start_frame`: the phase's first frame.
@@ -187,4 +205,5 @@ extension CueSheet.PatternPhase.Key: JSONKey {}
 extension CueSheet.Section.Key: JSONKey {}
 extension CueSheet.Ramp.Key: JSONKey {}
 extension CueSheet.Phase.Key: JSONKey {}
+extension CueSheet.Guide.Key: JSONKey {}
 extension CueSheet.Cue.Key: JSONKey {}

@@ -17,6 +17,11 @@ extension CueSheet {
     ///   `length` above 0; `voice` with `index` its position, in frame order without overlaps,
     ///   each inside the file with `length_frames` > 0, `phase` a phase index, `duck_db` finite and
     ///   ≥ 0, and no `file` for a draft.
+    /// - cues-v1.2: `session` and `locale` both given or both absent; `session` not empty; `locale` a
+    ///   well-formed BCP 47 tag (`LocaleTag.isWellFormed(_:)`); and `id` the session's id, a `-`, and
+    ///   the locale in lower case, with a variant's suffix (`-5m`, one part without a `-`) between them
+    ///   or not (`box-5m-pt-br` for session `box`, locale `pt-BR`), as recipe-v1.2 names renditions.
+    ///   A top-level `guide` and every phase's `guide` come together: all or none.
     ///
     /// O(n) in the sheet's sections, phases, cues and prompts (and the practice sections of a
     /// program). `decode(from:)` and `CueTimeline.init(_:)` run this; call it on a sheet built in
@@ -28,11 +33,45 @@ extension CueSheet {
     public func validate() throws(CueSheetError) {
         guard format == Self.formatName else { throw .notACueSheet(format: format) }
         guard version == Self.supportedVersion else { throw .unsupportedVersion(String(version)) }
+        try validateSession()
         try validateAudio()
         let practices = try validateSections()
         try validatePhases(practices: practices)
+        try validateGuide()
         try validateCues()
         try validateVoice()
+    }
+
+    /// cues-v1.2's `session` and `locale`: both or neither, and the id they make.
+    private func validateSession() throws(CueSheetError) {
+        switch (session, locale) {
+        case (nil, nil): return
+        case (nil, .some):
+            throw .invalidValue(
+                path: Key.locale.rawValue, reason: "is given without \(Key.session.rawValue); a rendition of a recipe with locales has both")
+        case (.some, nil):
+            throw .invalidValue(
+                path: Key.session.rawValue, reason: "is given without \(Key.locale.rawValue); a rendition of a recipe with locales has both")
+        case (let session?, let locale?):
+            guard !session.isEmpty else { throw .invalidValue(path: Key.session.rawValue, reason: "expected the recipe's id, found \"\"") }
+            guard LocaleTag.isWellFormed(locale) else {
+                throw .invalidValue(
+                    path: Key.locale.rawValue, reason: "expected a BCP 47 language tag (en, de, pt-BR), found \(JSONText.string(locale))")
+            }
+            // recipe-v1.2: the recipe's id, its variant's suffix if any, a `-`, the locale in lower case
+            let suffix = "-" + locale.lowercased()
+            let named = id.hasPrefix(session) && id.hasSuffix(suffix) && id.count >= session.count + suffix.count
+            let between = named ? id.dropFirst(session.count).dropLast(suffix.count) : ""
+            // a variant's suffix is one more subtag: `-5m`, `-1h30m`, `-90s`
+            let variant = between.hasPrefix("-") && between.count > 1 && !between.dropFirst().contains("-")
+            guard named, between.isEmpty || variant else {
+                throw .invalidValue(
+                    path: Key.id.rawValue,
+                    reason: "is \(JSONText.string(id)), but a rendition of session \(JSONText.string(session)) in locale "
+                        + "\(JSONText.string(locale)) is \(JSONText.string(session + suffix)) (or has a variant's suffix before \(JSONText.string(suffix)))"
+                )
+            }
+        }
     }
 
     private func validateAudio() throws(CueSheetError) {
@@ -253,6 +292,20 @@ extension CueSheet {
         let actual = FrameTime.frame(atTime: time, sampleRate: audio.sampleRate)
         guard actual == frame else {
             throw .timeMismatch(path: path, time: time, frame: actual ?? 0, expectedFrame: frame)
+        }
+    }
+}
+
+extension CueSheet {
+    /// cues-v1.2's `guide`: with the top-level object every phase has its guide, without it none has.
+    fileprivate func validateGuide() throws(CueSheetError) {
+        if guide != nil, let phase = phases.first(where: { $0.guide == nil }) {
+            throw .invalidValue(
+                path: "phases.\(phase.index).guide", reason: "is missing: a sheet with a top-level guide gives every phase its guide")
+        }
+        if guide == nil, let phase = phases.first(where: { $0.guide != nil }) {
+            throw .invalidValue(
+                path: "phases.\(phase.index).guide", reason: "is given, but the sheet has no top-level guide with the envelope's shape")
         }
     }
 }

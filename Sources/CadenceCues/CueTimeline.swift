@@ -19,6 +19,8 @@ public struct CueTimeline: Sendable {
     public let sheet: CueSheet
     /// Each phase's start frame, for the binary search.
     private let phaseStarts: [Int64]
+    /// The breath envelope (cues-v1.2 `guide`), nil for a sheet without one.
+    public let envelope: BreathEnvelope?
 
     /// Validates `sheet` (see `CueSheet.validate()`) and prepares the lookup, in O(n) of its phases.
     ///
@@ -27,7 +29,33 @@ public struct CueTimeline: Sendable {
         try sheet.validate()
         self.sheet = sheet
         self.phaseStarts = sheet.phases.map(\.startFrame)
+        self.envelope = sheet.guide.map { guide in
+            BreathEnvelope(
+                phases: sheet.phases.map {
+                    BreathEnvelope.PhaseGuide(startFrame: $0.startFrame, endFrame: $0.endFrame, guide: $0.guide ?? .defaultGuide(for: $0.kind))
+                },
+                outroStart: sheet.sections.first { $0.kind == "outro" }?.startFrame, totalFrames: sheet.audio.frames,
+                sampleRate: sheet.audio.sampleRate, shape: guide.shape)
+        }
     }
+
+    /// Whether the sheet has breath guidance (a top-level `guide`): `guide(atFrame:)` then moves.
+    public var hasGuide: Bool { envelope != nil }
+
+    /// E, how full the breath is at `frame` (0…1), by recipe-v1.2's formula from the phases'
+    /// guides, the intro (0) and the outro's fall: a breathing ring's scale, in O(log n).
+    /// 0 for a sheet without `guide`, and outside the file.
+    ///
+    /// ```swift
+    /// ring.scale = 0.6 + 0.4 * timeline.guide(atFrame: timeline.frame(atTime: player.currentTime))
+    /// ```
+    public func guide(atFrame frame: Int64) -> Double {
+        guard let envelope, frame >= 0, frame < frames else { return 0 }
+        return envelope.value(atFrame: frame)
+    }
+
+    /// `guide(atFrame:)` at a playback time in seconds (the frame by `frame(atTime:)`).
+    public func guide(atTime seconds: Double) -> Double { guide(atFrame: frame(atTime: seconds)) }
 
     /// Frames per second.
     public var sampleRate: Int { sheet.audio.sampleRate }

@@ -157,6 +157,13 @@ package struct JSONObjectReader {
         }
     }
 
+    /// An array of strings; an item of another type is named `key[i]`.
+    package func strings(_ key: some JSONKey) throws(CueSheetError) -> [String] {
+        let value = try required(key)
+        guard case .array = value, let strings = try optionalStrings(key) else { throw mismatch(key, "an array of strings", value) }
+        return strings
+    }
+
     /// An array of strings, or nil when the key is absent or `null`; an item of another type is named `key[i]`.
     package func optionalStrings(_ key: some JSONKey) throws(CueSheetError) -> [String]? {
         switch members[key.jsonName] {

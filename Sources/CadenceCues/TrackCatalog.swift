@@ -69,19 +69,75 @@ import Foundation
 ///
 /// The ring is the phase's progress and the bar the whole track's, both read from the player's
 /// `currentTime()`, so pausing, seeking, a call or the lock screen need no code of their own.
+///
+/// A catalog rendered from recipes with `locales:` or `variants:` lists each recipe once, as a
+/// session (cues-v1.2), with its tracks as renditions in several languages and lengths: list
+/// `sessionSections` (one row per session) instead of `sections`, and play
+/// `session.rendition(preferredLocales: Locale.preferredLanguages, preferredDuration: chosenLength)`
+/// (see `Session`, and docs/players.md for a list with a language and a length picker).
 public struct TrackCatalog: Sendable, Equatable {
-    /// Every track, in the file's order (by id).
+    /// Every track, in the file's order: session by session in a catalog with `sessions` (cues-v1.2),
+    /// by id in an earlier one.
     public var tracks: [Track]
     /// The bundled tracks' audio bytes, and the budget the render held them to.
     public var bundle: BundleInfo
     /// The tracks grouped by category, in the order a list shows them (see `sections(of:)`).
+    ///
+    /// One row per track: every length and language of a session is a row of its own. An app that lists
+    /// sessions (one row per recipe, with a length and a language picker) uses `sessions` or
+    /// `sessionSections` instead.
     public var sections: [Section]
+    /// The sessions (cues-v1.2: one per recipe, its tracks its renditions), in catalog order.
+    ///
+    /// As `catalog.json` lists them: by `sortOrder` (sessions without one last), then title in the
+    /// default locale, then id. A catalog written before sessions has no list: each of its tracks is
+    /// then a session of its own, with that one rendition, ordered by the same rule (see `sessions(of:)`).
+    public var sessions: [Session]
+    /// The sessions grouped by category, in the order a list shows them: categories as in `sections`
+    /// (`categoryOrder(_:_:)`, nil last under `uncategorized`), sessions in catalog order inside.
+    public var sessionSections: [SessionSection]
 
     /// Makes a catalog of `tracks` (sorted by id); `bundle` defaults to the bundled tracks' bytes without a budget.
+    ///
+    /// The sessions are the tracks grouped by their `session` (see `sessions(of:)`): with tracks made by
+    /// `Track.init`'s defaults, each track is a session of its own.
     public init(tracks: [Track], bundle: BundleInfo? = nil) {
-        self.tracks = tracks.sorted { $0.id < $1.id }
+        self.init(ordered: tracks.sorted { $0.id < $1.id }, sessions: Self.sessions(of: tracks), bundle: bundle)
+    }
+
+    /// Makes a catalog of `sessions`, in this order: `tracks` are their renditions, session by session, as
+    /// `catalog.json` lists them. `bundle` defaults to the bundled tracks' bytes without a budget.
+    ///
+    /// Nothing is checked: each rendition's `session` is taken as it is.
+    public init(sessions: [Session], bundle: BundleInfo? = nil) {
+        self.init(ordered: sessions.flatMap(\.renditions), sessions: sessions, bundle: bundle)
+    }
+
+    /// The catalog with its parts as given.
+    init(ordered tracks: [Track], sessions: [Session], bundle: BundleInfo?) {
+        self.tracks = tracks
         self.bundle = bundle ?? BundleInfo(bytes: Self.bundledBytes(of: tracks), budget: nil)
         self.sections = Self.sections(of: tracks)
+        self.sessions = sessions
+        self.sessionSections = Self.sessionSections(of: sessions)
+    }
+
+    /// The session with this id, if there is one. O(n) in the sessions.
+    public func session(id: String) -> Session? { sessions.first { $0.id == id } }
+
+    /// The session a track is a rendition of. O(n) in the sessions.
+    public func session(of track: Track) -> Session? { session(id: track.session) }
+
+    /// The sessions of one category (nil: those without one), in catalog order. O(n) in the sessions.
+    public func sessions(inCategory category: String?) -> [Session] { sessions.filter { $0.category == category } }
+
+    /// The rendition of `session` to play for a listener: `session.rendition(preferredLocales:preferredDuration:)`.
+    ///
+    /// ```swift
+    /// let track = catalog.rendition(for: session, preferredLocales: Locale.preferredLanguages, preferredDuration: 300)
+    /// ```
+    public func rendition(for session: Session, preferredLocales: [String], preferredDuration: Double? = nil) -> Track? {
+        session.rendition(preferredLocales: preferredLocales, preferredDuration: preferredDuration)
     }
 
     /// The track with this id, if there is one. O(n) in the tracks.
@@ -117,11 +173,34 @@ public struct TrackCatalog: Sendable, Equatable {
         /// The audio file's size in bytes.
         public var bytes: Int64
 
+        /// cues-v1.2: the id of the session (recipe) the track is a rendition of; in a catalog written
+        /// before sessions, the track's own `id`.
+        public var session: String
+        /// cues-v1.2: the track's locale, its BCP 47 tag as the recipe's `locales:` writes it (`pt-BR`), or nil
+        /// for a recipe without `locales:`. `title` and `category` are in this language.
+        public var locale: String?
+        /// cues-v1.2: the variant the track is (`variants:`, one length of several), or nil when it is not one.
+        public var variant: Variant?
+        /// cues-v1.2: how many of its voice prompts are drafts (spoken by the draft voice, not recorded yet);
+        /// 0 when none, and in a catalog written before the count.
+        public var drafts: Int
+
+        /// The length to offer a listener, in seconds: the variant's `duration` for a variant, else the audio's.
+        public var length: Double { variant?.duration ?? duration }
+
         /// Makes a track. Nothing is checked (`decode(from:)` checks what it reads).
+        ///
+        /// `session` defaults to the track's own id (a session of one rendition); `locale` and `variant` to
+        /// none, `drafts` to 0.
         public init(
             id: String, title: String, category: String?, duration: Double, file: String, cues: String, sidecars: [String] = [],
-            premium: Bool, sortOrder: Int?, delivery: Delivery, sha256: String, bytes: Int64
+            premium: Bool, sortOrder: Int?, delivery: Delivery, sha256: String, bytes: Int64, session: String? = nil, locale: String? = nil,
+            variant: Variant? = nil, drafts: Int = 0
         ) {
+            self.session = session ?? id
+            self.locale = locale
+            self.variant = variant
+            self.drafts = drafts
             self.id = id
             self.title = title
             self.category = category
@@ -141,6 +220,15 @@ public struct TrackCatalog: Sendable, Equatable {
 
         /// The cue sheet in `folder` (see `audioURL(in:)`).
         public func cuesURL(in folder: URL) -> URL { folder.appendingPathComponent(cues, isDirectory: false) }
+    }
+
+    /// A track's `variant` (cues-v1.2): which of its recipe's `variants:` it is.
+    public struct Variant: Sendable, Hashable {
+        /// The variant's length in seconds, as `variants: { duration: [...] }` gives it (`300` for `5m`); above 0.
+        public var duration: Double
+
+        /// Makes a variant of `duration` seconds.
+        public init(duration: Double) { self.duration = duration }
     }
 
     /// `delivery` (recipe-v1.1 § Catalog delivery): inside the app, or fetched by the app when needed.

@@ -18,7 +18,9 @@ public enum TrackCatalogError: Error, Sendable, Equatable, CustomStringConvertib
     /// The catalog's major version is not `TrackCatalog.supportedVersion`; the version as written.
     case unsupportedVersion(String)
     /// A value outside its domain: a file name with a folder part, an id listed twice, negative bytes,
-    /// a `bundle.bytes` that is not the bundled tracks' total.
+    /// a `bundle.bytes` that is not the bundled tracks' total; cues-v1.2: a track in no session or in two,
+    /// a session listing an id that is no track's, a track's `session` that does not list it, a `locale`
+    /// that is not a BCP 47 tag.
     case invalidValue(path: String, reason: String)
 
     /// The whole message, one line: the path first when there is one (`tracks[3].premium: …`).

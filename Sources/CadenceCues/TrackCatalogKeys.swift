@@ -17,7 +17,9 @@ extension TrackCatalog {
         case shard
         /// `bundle`: the bundled tracks' bytes and budget (`BundleKey`).
         case bundle
-        /// `tracks`: every track, by id (`TrackKey`).
+        /// `sessions`: the catalog's sessions in order, each with its tracks in order (`SessionKey`; cues-v1.2).
+        case sessions
+        /// `tracks`: every track, in catalog order (`TrackKey`): session by session.
         case tracks
     }
 
@@ -59,6 +61,14 @@ extension TrackCatalog {
         case premium
         /// `sort_order`: its place in its category, or `null`.
         case sortOrder = "sort_order"
+        /// `session`: the id of its session, the recipe it was rendered from (cues-v1.2).
+        case session
+        /// `locale`: its locale tag as written in the recipe's `locales:`, or `null`.
+        case locale
+        /// `variant`: `{"duration": SECONDS}` for a variant, else `null`.
+        case variant
+        /// `drafts`: how many of its cue sheet's `voice` entries are drafts (0 when none).
+        case drafts
         /// `delivery`: `bundled` or `on-demand`.
         case delivery
         /// `frames`: the audio's length in frames (the renderer's; the app reads the cue sheet's).
@@ -76,9 +86,33 @@ extension TrackCatalog {
         /// `fingerprint`: what the track was rendered from, so the renderer knows when to render it again.
         case fingerprint
     }
+
+    /// The keys of a session of `sessions` (cues-v1.2), in the order they are written.
+    public enum SessionKey: String, CaseIterable, Sendable {
+        /// `id`: the session's id, its recipe's.
+        case id
+        /// `title`: its title in the default locale (its first track's).
+        case title
+        /// `category`: its category in the default locale, or `null`.
+        case category
+        /// `premium`: whether it is premium.
+        case premium
+        /// `sort_order`: its place in the catalog, or `null`.
+        case sortOrder = "sort_order"
+        /// `tracks`: the ids of its tracks (renditions), in order.
+        case tracks
+    }
+
+    /// The keys of a track's `variant` object.
+    public enum VariantKey: String, CaseIterable, Sendable {
+        /// `duration`: the variant's length in seconds, as its recipe's `variants.duration` gives it.
+        case duration
+    }
 }
 
 extension TrackCatalog.Key: JSONKey {}
+extension TrackCatalog.SessionKey: JSONKey {}
+extension TrackCatalog.VariantKey: JSONKey {}
 extension TrackCatalog.BundleKey: JSONKey {}
 extension TrackCatalog.ShardKey: JSONKey {}
 extension TrackCatalog.TrackKey: JSONKey {}

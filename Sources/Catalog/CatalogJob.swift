@@ -32,12 +32,16 @@ public struct CatalogJob: Sendable {
     public var refusingDrafts: Bool
     /// Told what each track's lossy encodings measured (`TrackRenderer(observer:)`).
     public var observer: (any RenderObserver)?
+    /// Only the renditions in these locales (recipes without `locales:` render as they are); a tag
+    /// no recipe has is refused (`Survey.unknownLocale`).
+    public var locales: [String]
 
     public init(
         inputs: [String], output: String, assets: String? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         format: AudioFormat? = nil, sidecars: Set<SidecarKind> = [], budget: Int64? = nil, shard: ShardSpec? = nil, refusingDrafts: Bool = false,
-        observer: (any RenderObserver)? = nil
+        observer: (any RenderObserver)? = nil, locales: [String] = []
     ) {
+        self.locales = locales
         self.inputs = inputs
         self.output = output
         self.assets = assets
@@ -65,14 +69,20 @@ public struct CatalogJob: Sendable {
         public let draftRecipeFiles: Int
         /// The scan was incomplete and the whole catalog renders: no track of an earlier run is removed.
         public let keepsEveryTrack: Bool
+        /// A locale asked for that no recipe has: the job ends before any work (a usage error).
+        public var unknownLocale: Diagnostic?
     }
 
     /// Scans the inputs, loads and checks every recipe; `checkOnly` (a check or a plan) fingerprints nothing.
     public func survey(checkOnly: Bool = false) -> Survey {
         let plan = CatalogPlan.make(
-            paths: inputs, assets: assets, hashes: AssetHashes(), checkOnly: checkOnly, sidecars: checkOnly ? [] : sidecars, format: format)
-        var reported = refusingDrafts ? Set(plan.tracks.flatMap { TrackRenderer.draftWarnings(of: $0.recipe) }) : Set<Diagnostic>()
-        let warnings = plan.tracks.flatMap(\.warnings).filter { reported.insert($0).inserted }
+            paths: inputs, assets: assets, hashes: AssetHashes(), checkOnly: checkOnly, sidecars: checkOnly ? [] : sidecars, format: format,
+            locales: locales)
+        // a job refusing drafts reports them as errors (`draftsRefused`), not as warnings
+        var reported = Set<Diagnostic>()
+        let warnings = plan.tracks.flatMap(\.warnings).filter {
+            !(refusingDrafts && $0.setting?.words == .draftsCanBeRefused) && reported.insert($0).inserted
+        }
         var drafts: [Diagnostic] = []
         var files = 0
         if refusingDrafts {
@@ -81,9 +91,19 @@ public struct CatalogJob: Sendable {
             drafts = plan.tracks.flatMap(\.recipe.draftPrompts).filter { seen.insert($0).inserted }
             files = Set(plan.tracks.filter { !$0.recipe.draftPrompts.isEmpty }.map(\.recipe.file)).count
         }
-        return Survey(
+        var survey = Survey(
             plan: plan, warnings: warnings, draftsRefused: drafts, draftRecipeFiles: files,
             keepsEveryTrack: !plan.scanProblems.isEmpty && shard == nil)
+        if let unknown = locales.first(where: { !plan.locales.contains($0.lowercased()) }) {
+            let known = plan.locales.sorted()
+            survey.unknownLocale = Diagnostic(
+                "", .localeAskedFor,
+                " '\(unknown)': no recipe has locale '\(unknown)' ("
+                    + (known.isEmpty ? "no recipe has locales:" : "the recipes' locales: " + known.joined(separator: ", ")) + ")"
+                    + (RenderJob.likely(unknown, in: known).map { "; did you mean '\($0)'?" } ?? ""),
+                file: nil, kind: .setting)
+        }
+        return survey
     }
 
     /// What a catalog render did.
@@ -92,7 +112,7 @@ public struct CatalogJob: Sendable {
         public var summary: CatalogRenderer.Summary?
         /// Why the run stopped before the end (nothing was rendered, or the output could not be written).
         public var stopped: Diagnostic?
-        /// The tracks of the bundle that still speak a draft prompt.
+        /// The tracks of the bundle that still speak a draft prompt (`drafts` above 0 in `catalog.json`).
         public var drafted = 0
         /// The bundle is over its budget: why, naming its largest bundled tracks.
         public var overBudget: Diagnostic?
@@ -121,8 +141,8 @@ public struct CatalogJob: Sendable {
             outcome.failure = outcome.stopped?.kind
             return outcome
         }
-        let bundled = Set(summary.manifest.tracks.map(\.id))
-        outcome.drafted = plan.tracks.filter { bundled.contains($0.recipe.id) && !$0.recipe.draftPrompts.isEmpty }.count
+        // recipe-v1.2 § Drafts made visible: the catalog's tracks whose cue sheet has a draft (its manifest entry's count)
+        outcome.drafted = summary.manifest.tracks.filter { $0.drafts > 0 }.count
         outcome.overBudget = summary.manifest.overBudget(folder: output)
         outcome.failed = summary.failed
         outcome.failure = Self.failure(scan: plan.scanProblems, failed: summary.failed) ?? outcome.overBudget?.kind
@@ -216,7 +236,7 @@ extension CatalogJob {
             let path: String?
             if single {
                 path = singleOutput.map { path in
-                    track.recipe.variantOf.map { Recipe.variantPath(path, baseID: $0, variantID: track.recipe.id) } ?? path
+                    track.recipe.outputPath(path)
                 }
             } else {
                 path = (output as NSString).appendingPathComponent(track.audioFile)

@@ -9,6 +9,8 @@ import Timeline
 /// One track of a catalog, checked and fingerprinted, ready to render or skip.
 public struct PlannedTrack: Sendable {
     public let recipe: Recipe
+    /// Its session, locale and variant (recipe-v1.2 § Sessions in the catalog).
+    let rendition: Rendition
     public let frames: Int64
     public let audioFile: String
     public let cueFile: String
@@ -29,6 +31,8 @@ public struct CatalogPlan: Sendable {
     /// Why the scan for recipes may have missed some (see `CatalogScan`), by path.
     public var scanProblems: [Diagnostic] = []
     public var recipeCount = 0
+    /// Every locale of the recipes loaded, in lower case (a `--locale` no recipe has is a usage error).
+    public var locales: Set<String> = []
 
     /// Every recipe under the inputs was found and loaded. Only then does the plan know that
     /// a track missing from it has no recipe any more, so that a run may remove its files.
@@ -40,19 +44,20 @@ public struct CatalogPlan: Sendable {
     /// written beside every track, with those each recipe asks for and the waveform picture.
     public static func make(
         paths: [String], assets: String?, hashes: AssetHashes, checkOnly: Bool = false, sidecars: Set<SidecarKind> = [],
-        format: AudioFormat? = nil
+        format: AudioFormat? = nil, locales: [String] = []
     ) -> CatalogPlan {
         var plan = CatalogPlan()
         let scan = CatalogScan.recipes(in: paths)
         plan.scanProblems = scan.problems.sorted { ($0.file ?? "") < ($1.file ?? "") }
         plan.recipeCount = scan.files.count
-        var loaded: [(file: String, recipe: Recipe)] = []
+        var loaded: [(file: String, recipe: Recipe, rendition: Rendition)] = []
         for file in scan.files {
             do {
-                var recipe = try RecipeLoader.load(path: file)
+                var recipe = try RecipeLoader.load(path: file).settlingDraftVoices()
                 if let format { recipe.deliver(as: format) }
-                // a recipe with variants makes a track per length
-                for variant in recipe.variants() { loaded.append((file, variant)) }
+                plan.locales.formUnion(recipe.locales.map { $0.lowercased() })
+                // a recipe with variants makes a track per length, and with locales per locale (Rendition.tracks)
+                for (track, rendition) in Rendition.tracks(of: recipe, locales: locales) { loaded.append((file, track, rendition)) }
             } catch {
                 plan.failures.append((file, error.diagnostics))
             }
@@ -63,8 +68,8 @@ public struct CatalogPlan: Sendable {
         // the problems of each variant of a recipe, by recipe file
         var variantFailures: [String: [(variant: Recipe, diagnostics: [Diagnostic])]] = [:]
         var byID: [String: [String]] = [:]
-        for (file, recipe) in loaded { byID[recipe.id, default: []].append(file) }
-        for (file, recipe) in loaded {
+        for (file, recipe, _) in loaded { byID[recipe.id, default: []].append(file) }
+        for (file, recipe, rendition) in loaded {
             if let owners = byID[recipe.id], owners.count > 1 {
                 let others = owners.filter { $0 != file }.joined(separator: ", ")
                 plan.failures.append(
@@ -96,7 +101,7 @@ public struct CatalogPlan: Sendable {
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
                 let audio = TrackFileNames.audio(recipe.id, format)
-                let kinds = sidecars.union([.waveform]).union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:))).sorted()
+                let kinds = recipe.sidecarKinds(adding: sidecars.union([.waveform]))
                 let files = kinds.map { (kind: $0, file: TrackFileNames.sidecar(recipe.id, $0)) }
                 let fingerprint =
                     checkOnly
@@ -107,12 +112,12 @@ public struct CatalogPlan: Sendable {
                 for path in used { versions[path] = hashes.identity(of: path) }
                 plan.tracks.append(
                     PlannedTrack(
-                        recipe: recipe, frames: timeline.totalFrames, audioFile: audio,
+                        recipe: recipe, rendition: rendition, frames: timeline.totalFrames, audioFile: audio,
                         cueFile: TrackFileNames.cueSheet(recipe.id), sidecars: files, fingerprint: fingerprint,
-                        assetVersions: versions, warnings: TrackRenderer.warnings(of: recipe)))
+                        assetVersions: versions, warnings: Self.warnings(of: recipe)))
             } catch let error as DiagnosticList {
                 plan.failures.append((file, error.diagnostics))
-                if recipe.variantOf != nil { variantFailures[file, default: []].append((recipe, error.diagnostics)) }
+                if recipe.id != recipe.session { variantFailures[file, default: []].append((recipe, error.diagnostics)) }
             } catch {
                 plan.failures.append((file, [Diagnostic("\(error)", file: file, kind: .data)]))
             }
@@ -126,12 +131,22 @@ public struct CatalogPlan: Sendable {
                 merged.append(failure)
             }
         }
-        for (file, failures) in variantFailures { merged.append((file, VariantDiagnostics.merged(failures))) }
+        for (file, failures) in variantFailures {
+            merged.append((file, VariantDiagnostics.merged(failures, of: loaded.filter { $0.file == file }.count)))
+        }
         plan.failures = merged.sorted { $0.file < $1.file }
         // and none of them renders: a recipe is fixed and rendered as a whole
         let failed = Set(merged.map(\.file))
         plan.tracks.removeAll { failed.contains($0.recipe.file) }
         return plan
+    }
+
+    /// A track's warnings: its recipe's, and a warning per draft prompt of its own, named when the
+    /// recipe makes several tracks (recipe-v1.2 § Drafts made visible: every rendition warns).
+    static func warnings(of track: Recipe) -> [Diagnostic] {
+        let drafts = TrackRenderer.draftWarnings(of: track)
+        let own = track.id == track.session ? drafts : track.naming(drafts)
+        return TrackRenderer.inLineOrder(TrackRenderer.warnings(of: track).filter { !drafts.contains($0) } + own)
     }
 
     /// The recipes that make good tracks (a recipe with variants makes several).

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import CadenceCues
 import Dispatch
 import Foundation
 import Recipe
@@ -79,7 +80,7 @@ public final class CatalogRenderer: @unchecked Sendable {
 
         var tracks = plan.tracks
         if let shard {
-            let split = ShardPlan(tracks: plan.tracks.map { ($0.recipe.id, $0.frames) }, count: shard.count)
+            let split = ShardPlan(tracks: plan.tracks.map { ($0.recipe.id, $0.rendition.session, $0.frames) }, count: shard.count)
             tracks = tracks.filter { split.assignment[$0.recipe.id] == shard.index }
             shardInfo = Manifest.ShardInfo(index: shard.index, count: shard.count, catalog: plan.ids)
         }
@@ -101,9 +102,14 @@ public final class CatalogRenderer: @unchecked Sendable {
 
         todo = []
         for track in tracks {
-            if let entry = entries[track.recipe.id], entry.fingerprint == track.fingerprint, isOnDisk(entry) {
-                // delivery is the catalog's business, not the sound's: a changed one is listed, not rendered
-                entries[entry.id]?.delivery = track.recipe.delivery
+            if var entry = entries[track.recipe.id], entry.fingerprint == track.fingerprint, isOnDisk(entry),
+                previous?.predatesSessions != true || recountDrafts(&entry)
+            {
+                // delivery is the catalog's business, not the sound's: a changed one is listed, not rendered;
+                // so are its session, locale and variant, which a manifest written before sessions lacks
+                entry.delivery = track.recipe.delivery
+                entry.place(track.rendition)
+                entries[entry.id] = entry
                 summary.upToDate += 1
                 summary.audioSeconds += entry.duration
                 progress.finished(track.recipe.file, status: "up to date")
@@ -144,8 +150,9 @@ public final class CatalogRenderer: @unchecked Sendable {
                         id: track.recipe.id, title: track.recipe.title, category: track.recipe.category,
                         duration: Double(done.frames) / Double(done.sampleRate), file: track.audioFile, cues: track.cueFile,
                         sidecars: track.sidecars.map(\.file),
-                        premium: track.recipe.premium, sortOrder: track.recipe.sortOrder, delivery: track.recipe.delivery,
-                        frames: done.frames,
+                        premium: track.recipe.premium, sortOrder: track.recipe.sortOrder, session: track.rendition.session,
+                        locale: track.rendition.locale, localeRank: track.rendition.localeRank, variant: track.rendition.variant,
+                        drafts: done.cueSheet.draftCount, delivery: track.recipe.delivery, frames: done.frames,
                         sampleRate: done.sampleRate, sha256: done.sha256, bytes: done.bytes,
                         loudnessLUFS: done.loudness.map { ($0 * 100).rounded() / 100 },
                         truePeakDBTP: done.truePeak.map { ($0 * 100).rounded() / 100 }, fingerprint: track.fingerprint)
@@ -202,6 +209,16 @@ public final class CatalogRenderer: @unchecked Sendable {
         guard mkdir(folder, 0o777) == 0 || errno == EEXIST else {
             throw AudioError(file: folder, operation: "mkdir", reason: String(cString: strerror(errno)), kind: .cannotCreate)
         }
+    }
+
+    /// Counts the drafts of an entry read from a manifest written before sessions, from its cue sheet on
+    /// disk; false when the sheet cannot be read (the track is rendered again).
+    private func recountDrafts(_ entry: inout Manifest.Entry) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path(entry.cues)), let sheet = try? CueSheet.decode(from: data) else {
+            return false
+        }
+        entry.drafts = sheet.draftCount
+        return true
     }
 
     /// The entry's files exist with the size the manifest records.

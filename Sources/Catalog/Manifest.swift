@@ -3,12 +3,12 @@ import Recipe
 
 /// `catalog.json`: the bundle manifest the player apps load, one entry per track.
 ///
-/// Written with keys in a fixed order and tracks sorted by id, so the same
-/// catalog gives the same bytes; a shard's manifest also says which shard it is
-/// and which ids the whole catalog holds, so that `merge` can find what is missing.
-/// The keys are listed once, in `Key`, `BundleKey`, `ShardKey` and `EntryKey` (CadenceCues'
-/// `TrackCatalog` keys, which the apps' decoder reads too): `jsonText()` writes them in that
-/// order and `Manifest.decode` (ManifestReader.swift) reads the same lists.
+/// Written with keys in a fixed order and tracks in catalog order (`Manifest.ordered`: session by
+/// session, recipe-v1.2 § Sessions in the catalog), so the same catalog gives the same bytes; a
+/// shard's manifest also says which shard it is and which ids the whole catalog holds, so that
+/// `merge` can find what is missing. The keys are listed once, in `Key`, `BundleKey`, `ShardKey`,
+/// `SessionKey` and `EntryKey` (CadenceCues' `TrackCatalog` keys, which the apps' decoder reads too):
+/// `jsonText()` writes them in that order and `Manifest.decode` (ManifestReader.swift) reads the same lists.
 public struct Manifest: Sendable, Equatable {
     public static let fileName = TrackCatalog.fileName
     /// The value of `format` in every manifest.
@@ -16,16 +16,24 @@ public struct Manifest: Sendable, Equatable {
     /// The `version` this writer writes and the reader reads.
     public static let version = TrackCatalog.supportedVersion
 
+    /// The tracks in catalog order (`ordered(_:)`).
     public var tracks: [Entry]
     public var shard: ShardInfo?
     /// `--bundle-budget` in bytes, written as `bundle.budget` (null without one).
     public var budget: Int64?
+    /// Read from a `catalog.json` written before sessions (no `sessions`, no track `session`,
+    /// `locale`, `variant`, `drafts`): its entries hold the defaults (each track its own session,
+    /// no draft), which a render derives again. Never written.
+    public var predatesSessions = false
 
     public init(tracks: [Entry], shard: ShardInfo? = nil, budget: Int64? = nil) {
-        self.tracks = tracks.sorted { $0.id < $1.id }
+        self.tracks = Self.ordered(tracks)
         self.shard = shard
         self.budget = budget
     }
+
+    /// The same tracks, shard and budget (however each was read: `predatesSessions` is not compared).
+    public static func == (a: Manifest, b: Manifest) -> Bool { a.tracks == b.tracks && a.shard == b.shard && a.budget == b.budget }
 
     /// The bundled tracks' audio bytes (`bundle.bytes`): what the app ships inside itself.
     public var bundledBytes: Int64 { tracks.filter { $0.delivery == .bundled }.reduce(0) { $0 + $1.bytes } }
@@ -46,6 +54,17 @@ public struct Manifest: Sendable, Equatable {
         public var sidecars: [String]?
         public var premium: Bool
         public var sortOrder: Int?
+        /// The id of its session: the recipe it was rendered from (`Rendition.of`).
+        public var session: String
+        /// Its locale tag as written in the recipe's `locales:`; nil for a recipe without.
+        public var locale: String?
+        /// The place of `locale` in the recipe's `locales:` (0 without): the first key of the order of a
+        /// session's renditions. Not written: the order of a session's `tracks` gives it back (`ManifestReader`).
+        public var localeRank: Int
+        /// A variant's length in seconds, as `variants.duration` gives it (`variant.duration`); nil for a track that is no variant.
+        public var variant: Double?
+        /// How many entries of its cue sheet's `voice` are drafts (`draft: true`); 0 when none.
+        public var drafts: Int
         /// Shipped inside the app or fetched when needed; an older manifest without the key reads as bundled.
         public var delivery: Delivery
         public var frames: Int64
@@ -55,6 +74,36 @@ public struct Manifest: Sendable, Equatable {
         public var loudnessLUFS: Double?
         public var truePeakDBTP: Double?
         public var fingerprint: String
+
+        public init(
+            id: String, title: String, category: String?, duration: Double, file: String, cues: String, sidecars: [String]?, premium: Bool,
+            sortOrder: Int?, session: String, locale: String? = nil, localeRank: Int = 0, variant: Double? = nil, drafts: Int = 0,
+            delivery: Delivery, frames: Int64, sampleRate: Int, sha256: String, bytes: Int64, loudnessLUFS: Double?, truePeakDBTP: Double?,
+            fingerprint: String
+        ) {
+            self.id = id
+            self.title = title
+            self.category = category
+            self.duration = duration
+            self.file = file
+            self.cues = cues
+            self.sidecars = sidecars
+            self.premium = premium
+            self.sortOrder = sortOrder
+            self.session = session
+            self.locale = locale
+            self.localeRank = localeRank
+            self.variant = variant
+            self.drafts = drafts
+            self.delivery = delivery
+            self.frames = frames
+            self.sampleRate = sampleRate
+            self.sha256 = sha256
+            self.bytes = bytes
+            self.loudnessLUFS = loudnessLUFS
+            self.truePeakDBTP = truePeakDBTP
+            self.fingerprint = fingerprint
+        }
     }
 
     public struct ShardInfo: Sendable, Equatable {
@@ -89,6 +138,10 @@ extension Manifest {
     public typealias ShardKey = TrackCatalog.ShardKey
     /// The keys of a track entry, in the order they are written; `sidecars` is left out of an entry without the list.
     public typealias EntryKey = TrackCatalog.TrackKey
+    /// The keys of a session of `sessions`, in the order they are written.
+    public typealias SessionKey = TrackCatalog.SessionKey
+    /// The keys of a track's `variant`.
+    public typealias VariantKey = TrackCatalog.VariantKey
 }
 
 extension Manifest.Entry {
@@ -104,6 +157,10 @@ extension Manifest.Entry {
         case .sidecars: sidecars.map { "[" + $0.map(JSONText.string).joined(separator: ", ") + "]" }
         case .premium: premium ? "true" : "false"
         case .sortOrder: sortOrder.map(String.init) ?? "null"
+        case .session: JSONText.string(session)
+        case .locale: locale.map(JSONText.string) ?? "null"
+        case .variant: variant.map { "{\"\(Manifest.VariantKey.duration.rawValue)\": \(JSONText.number($0))}" } ?? "null"
+        case .drafts: String(drafts)
         case .delivery: JSONText.string(delivery.rawValue)
         case .frames: String(frames)
         case .sampleRate: String(sampleRate)
@@ -156,6 +213,14 @@ extension Manifest {
                     }
                 }
                 j.close()
+            case .sessions:
+                j.open(name, array: true)
+                for session in sessions {
+                    j.open()
+                    for k in SessionKey.allCases { j.raw(k.rawValue, session.jsonValue(k)) }
+                    j.close()
+                }
+                j.close(array: true)
             case .tracks:
                 j.open(name, array: true)
                 for track in tracks {

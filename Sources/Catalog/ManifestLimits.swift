@@ -36,6 +36,11 @@ extension Manifest {
         public static let maxCueSheetBytes = 64 << 20
         /// Accepted `loudness_lufs` and `true_peak_dbtp` values (or null), in dB: -200 to +200.
         public static let levels: ClosedRange<Double> = -200...200
+        /// The most draft prompts a track's `drafts` may count: 10,000,000 (a 24 h track of 1 s phases
+        /// with a draft on every one has 86,400).
+        public static let maxDrafts: Int64 = 10_000_000
+        /// The longest `locale` tag, in bytes: 35 (BCP 47's longest well-formed tags are shorter in practice).
+        public static let maxLocaleBytes = 35
         /// The most problems reported for one manifest: 100, then "too many problems".
         public static let maxProblems = 100
         /// How deep arrays and objects may nest (the parser's cap, `JSONParser.maximumDepth`): 64; a manifest needs 4.

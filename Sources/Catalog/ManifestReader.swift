@@ -57,9 +57,19 @@ struct ManifestReader {
         if let value = top.members[Manifest.Key.shard.rawValue], value != .null {
             shard = readShard(value, path: top.path(Manifest.Key.shard.rawValue))
         }
-        let tracks = readTracks(top, catalog: shard.map { Set($0.catalog) })
-        guard problems.isEmpty, let tracks else { return nil }
+        // a manifest written before sessions has no `sessions`: its tracks are sorted by id, and lack their keys
+        let sessionsValue = top.members[Manifest.Key.sessions.rawValue]
+        let predatesSessions = sessionsValue == nil
+        let tracks = readTracks(top, catalog: shard.map { Set($0.catalog) }, predatesSessions: predatesSessions)
+        var sessions: [Manifest.Session]?
+        if let sessionsValue { sessions = readSessions(sessionsValue, path: top.path(Manifest.Key.sessions.rawValue)) }
+        guard problems.isEmpty, var tracks else { return nil }
+        if let sessions {
+            checkSessions(sessions, tracks: &tracks)
+            guard problems.isEmpty else { return nil }
+        }
         var manifest = Manifest(tracks: tracks, shard: shard)
+        manifest.predatesSessions = predatesSessions
         if let value = top.members[Manifest.Key.bundle.rawValue], value != .null {
             manifest.budget = readBundle(value, path: top.path(Manifest.Key.bundle.rawValue), bundled: manifest.bundledBytes) ?? nil
         }
@@ -141,7 +151,7 @@ struct ManifestReader {
         return ids.count == items.count ? ids : nil
     }
 
-    private mutating func readTracks(_ top: JSONObjectReader, catalog: Set<String>?) -> [Manifest.Entry]? {
+    private mutating func readTracks(_ top: JSONObjectReader, catalog: Set<String>?, predatesSessions: Bool) -> [Manifest.Entry]? {
         let key = Manifest.Key.tracks.rawValue
         guard let value = value(top, key) else { return nil }
         guard case .array(let items) = value else {
@@ -150,12 +160,22 @@ struct ManifestReader {
         }
         var tracks: [Manifest.Entry] = []
         tracks.reserveCapacity(items.count)
+        var seen: [String: Int] = [:]
         for (i, item) in items.enumerated() {
             if problems.count >= Manifest.Limits.maxProblems { break }
             guard let o = object(item, path: "\(top.path(key))[\(i)]", what: "an object (a track)"),
-                let entry = entry(o, index: i, catalog: catalog)
+                let entry = entry(o, index: i, catalog: catalog, predatesSessions: predatesSessions)
             else { continue }
-            if let last = tracks.last, last.id >= entry.id {
+            // in catalog order (checked with the sessions, `checkSessions`), each id once
+            if !predatesSessions {
+                if let first = seen[entry.id] {
+                    report(
+                        Manifest.path(track: i, .id),
+                        "expected each id once, found \(DiagnosticText.quoted(entry.id)) again (also \(top.path(key))[\(first)])")
+                    continue
+                }
+                seen[entry.id] = i
+            } else if let last = tracks.last, last.id >= entry.id {
                 report(
                     Manifest.path(track: i, .id),
                     "expected the tracks sorted by id, each once, found \(DiagnosticText.quoted(entry.id)) after \(DiagnosticText.quoted(last.id))")
@@ -170,13 +190,16 @@ struct ManifestReader {
 
     /// One entry, every key read in `EntryKey`'s order: the switch names each key once, so a key
     /// added to `EntryKey` (and so to the writer) cannot be forgotten here.
-    private mutating func entry(_ o: JSONObjectReader, index: Int, catalog: Set<String>?) -> Manifest.Entry? {
+    private mutating func entry(_ o: JSONObjectReader, index: Int, catalog: Set<String>?, predatesSessions: Bool) -> Manifest.Entry? {
         let before = problems.count
         // the id first: the file names are made from it
         let id = self.id(o, catalog: catalog)
         var title: String?, category: String??, duration: Double?, file: String?, cues: String?, sidecars: [String]??
         var premium: Bool?, sortOrder: Int??, delivery: Delivery?, frames: Int64?, sampleRate: Int64?, sha256: String?, bytes: Int64?
         var loudness: Double??, truePeak: Double??, fingerprint: String?
+        // a manifest written before sessions: each track its own session, no locale, no variant, no draft counted
+        var session = predatesSessions ? id : nil, locale: String?? = .some(nil), variant: Double?? = .some(nil)
+        var drafts: Int? = predatesSessions ? 0 : nil
         for key in Manifest.EntryKey.allCases {
             let name = key.rawValue
             switch key {
@@ -196,6 +219,14 @@ struct ManifestReader {
             case .sidecars: sidecars = sidecarList(o, name, id: id)
             case .premium: premium = bool(o, name)
             case .sortOrder: sortOrder = optionalInteger(o, name)
+            // a manifest written before sessions: these keys are not read (a render derives them again)
+            case .session: if !predatesSessions { session = sessionID(o, name) }
+            case .locale: if !predatesSessions { locale = localeTag(o, name) }
+            case .variant: if !predatesSessions { variant = self.variant(o, name) }
+            case .drafts:
+                if !predatesSessions {
+                    drafts = integer(o, name, in: 0...Manifest.Limits.maxDrafts, "a number of draft prompts").map { Int($0) }
+                }
             case .delivery: delivery = self.delivery(o, name)
             case .frames:
                 let rate = Manifest.Limits.sampleRates.upperBound
@@ -214,11 +245,13 @@ struct ManifestReader {
             checkTiming(o, frames: frames, sampleRate: sampleRate, duration: duration)
         }
         guard problems.count == before, let id, let title, let category, let duration, let file, let cues, let sidecars, let premium,
-            let sortOrder, let delivery, let frames, let sampleRate, let sha256, let bytes, let loudness, let truePeak, let fingerprint
+            let sortOrder, let delivery, let frames, let sampleRate, let sha256, let bytes, let loudness, let truePeak, let fingerprint,
+            let session, let locale, let variant, let drafts
         else { return nil }
         return Manifest.Entry(
             id: id, title: title, category: category, duration: duration, file: file, cues: cues, sidecars: sidecars, premium: premium,
-            sortOrder: sortOrder, delivery: delivery, frames: frames, sampleRate: Int(sampleRate), sha256: sha256, bytes: bytes,
+            sortOrder: sortOrder, session: session, locale: locale, localeRank: 0, variant: variant, drafts: drafts, delivery: delivery,
+            frames: frames, sampleRate: Int(sampleRate), sha256: sha256, bytes: bytes,
             loudnessLUFS: loudness,
             truePeakDBTP: truePeak, fingerprint: fingerprint)
     }
@@ -238,6 +271,172 @@ struct ManifestReader {
             return nil
         }
         return id
+    }
+
+    /// A track's `session`: an id.
+    private mutating func sessionID(_ o: JSONObjectReader, _ key: String) -> String? {
+        guard let value = value(o, key) else { return nil }
+        guard case .string(let id) = value, Recipe.isValidID(id) else {
+            report(o.path(key), "expected a session id (\(Recipe.idRule)), found \(shown(value))")
+            return nil
+        }
+        return id
+    }
+
+    /// A track's `locale`: null, or a tag (`Manifest.isLocaleTag`).
+    private mutating func localeTag(_ o: JSONObjectReader, _ key: String) -> String?? {
+        guard let value = o.members[key], value != .null else { return .some(nil) }
+        guard case .string(let tag) = value, Manifest.isLocaleTag(tag) else {
+            report(
+                o.path(key),
+                "expected a locale tag (letters, digits and '-', as 'en', 'pt-BR'; at most \(Manifest.Limits.maxLocaleBytes) bytes) or null, found \(shown(value))"
+            )
+            return nil
+        }
+        return .some(tag)
+    }
+
+    /// A track's `variant`: null, or `{"duration": SECONDS}` with a length above zero and at most 24 h.
+    private mutating func variant(_ o: JSONObjectReader, _ key: String) -> Double?? {
+        guard let value = o.members[key], value != .null else { return .some(nil) }
+        guard let v = object(value, path: o.path(key), what: "{\"duration\": SECONDS} (a variant's length) or null") else { return nil }
+        let durationKey = Manifest.VariantKey.duration.rawValue
+        guard let seconds = number(v, durationKey) else { return nil }
+        guard seconds > 0, seconds <= Double(Manifest.Limits.maxSeconds) else {
+            report(
+                v.path(durationKey),
+                "expected a length in seconds above 0 and at most \(Manifest.Limits.maxSeconds) (24 h), found \(JSONText.number(seconds))")
+            return nil
+        }
+        return .some(seconds)
+    }
+
+    /// `sessions`: an array of sessions, each `{id, title, category, premium, sort_order, tracks}`, ids each once.
+    private mutating func readSessions(_ value: JSONValue, path: String) -> [Manifest.Session]? {
+        guard case .array(let items) = value else {
+            report(path, "expected an array of sessions, found \(shown(value))")
+            return nil
+        }
+        var sessions: [Manifest.Session] = []
+        var seen: [String: Int] = [:]
+        for (i, item) in items.enumerated() {
+            if problems.count >= Manifest.Limits.maxProblems { break }
+            guard let o = object(item, path: "\(path)[\(i)]", what: "an object (a session)") else { continue }
+            let before = problems.count
+            var id: String?, title: String?, category: String??, premium: Bool?, sortOrder: Int??, tracks: [String]?
+            for key in Manifest.SessionKey.allCases {
+                let name = key.rawValue
+                switch key {
+                case .id: id = sessionID(o, name)
+                case .title: title = text(o, name, limit: Manifest.Limits.maxTitleBytes, optional: false) ?? nil
+                case .category: category = text(o, name, limit: Manifest.Limits.maxCategoryBytes, optional: true)
+                case .premium: premium = bool(o, name)
+                case .sortOrder: sortOrder = optionalInteger(o, name)
+                case .tracks: tracks = trackIDs(o, name)
+                }
+            }
+            guard problems.count == before, let id, let title, let category, let premium, let sortOrder, let tracks else { continue }
+            if let first = seen[id] {
+                report(
+                    o.path(Manifest.SessionKey.id.rawValue),
+                    "expected each session once, found \(DiagnosticText.quoted(id)) again (also \(path)[\(first)])")
+                continue
+            }
+            seen[id] = i
+            sessions.append(Manifest.Session(id: id, title: title, category: category, premium: premium, sortOrder: sortOrder, tracks: tracks))
+        }
+        return sessions.count == items.count ? sessions : nil
+    }
+
+    /// A session's `tracks`: a non-empty array of ids, each once.
+    private mutating func trackIDs(_ o: JSONObjectReader, _ key: String) -> [String]? {
+        guard let value = value(o, key) else { return nil }
+        guard case .array(let items) = value, !items.isEmpty else {
+            report(o.path(key), "expected an array of track ids, at least one, found \(shown(value))")
+            return nil
+        }
+        var ids: [String] = []
+        for (i, item) in items.enumerated() {
+            guard case .string(let id) = item, Recipe.isValidID(id), !ids.contains(id) else {
+                report("\(o.path(key))[\(i)]", "expected the id of a track, each once (\(Recipe.idRule)), found \(shown(item))")
+                return nil
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    /// `sessions` against `tracks` (cues-v1.2 § catalog.json): every track in exactly one session, the one its
+    /// `session` names; each session's keys those of its first track; the tracks and sessions in catalog order
+    /// (`Manifest.ordered`). Sets each entry's `localeRank` from its session's order of locales.
+    private mutating func checkSessions(_ sessions: [Manifest.Session], tracks: inout [Manifest.Entry]) {
+        let sessionsKey = Manifest.Key.sessions.rawValue
+        var listedIn: [String: (session: Int, id: String)] = [:]
+        for (s, session) in sessions.enumerated() {
+            for (k, id) in session.tracks.enumerated() {
+                let place = "\(sessionsKey)[\(s)].\(Manifest.SessionKey.tracks.rawValue)[\(k)]"
+                if let other = listedIn[id] {
+                    report(place, "expected every track in one session, found \(DiagnosticText.quoted(id)) also in \(sessionsKey)[\(other.session)]")
+                } else if !tracks.contains(where: { $0.id == id }) {
+                    report(place, "expected the id of a track of this catalog, found \(DiagnosticText.quoted(id))")
+                } else {
+                    listedIn[id] = (s, session.id)
+                }
+            }
+        }
+        for (i, track) in tracks.enumerated() {
+            guard let listed = listedIn[track.id] else {
+                report(
+                    Manifest.path(track: i, .id),
+                    "expected a track listed in a session's \(Manifest.SessionKey.tracks.rawValue), found \(DiagnosticText.quoted(track.id)) in none")
+                continue
+            }
+            if listed.id != track.session {
+                report(
+                    Manifest.path(track: i, .session),
+                    "expected \(DiagnosticText.quoted(listed.id)), the session that lists this track (\(sessionsKey)[\(listed.session)]), found \(DiagnosticText.quoted(track.session))"
+                )
+            }
+        }
+        guard problems.isEmpty else { return }
+        // a session lists its renditions locale by locale: the order of their first appearance is the locales' order
+        for session in sessions {
+            var locales: [String?] = []
+            for id in session.tracks {
+                guard let i = tracks.firstIndex(where: { $0.id == id }) else { continue }
+                let locale = tracks[i].locale?.lowercased()
+                if !locales.contains(locale) { locales.append(locale) }
+                tracks[i].localeRank = locales.firstIndex(of: locale) ?? 0
+            }
+        }
+        let expected = Manifest(tracks: tracks)
+        for (i, (found, wanted)) in zip(tracks, expected.tracks).enumerated() where found.id != wanted.id {
+            report(
+                Manifest.path(track: i, .id),
+                "expected \(DiagnosticText.quoted(wanted.id)) here, found \(DiagnosticText.quoted(found.id)): the tracks go session by session (sessions by sort_order, title, id; a session's tracks by locale, then length)"
+            )
+            break
+        }
+        let wantedSessions = expected.sessions
+        if wantedSessions.count != sessions.count {
+            report(sessionsKey, "expected \(wantedSessions.count) sessions (those its tracks name), found \(sessions.count)")
+            return
+        }
+        for (s, (found, wanted)) in zip(sessions, wantedSessions).enumerated() {
+            if found.id != wanted.id {
+                report(
+                    "\(sessionsKey)[\(s)].\(Manifest.SessionKey.id.rawValue)",
+                    "expected \(DiagnosticText.quoted(wanted.id)) here, found \(DiagnosticText.quoted(found.id)): the sessions go by sort_order (none last), title, then id"
+                )
+                return
+            }
+            for key in Manifest.SessionKey.allCases where found.jsonValue(key) != wanted.jsonValue(key) {
+                let what = key == .tracks ? "its tracks in order" : "its first track's \(key.rawValue)"
+                report(
+                    "\(sessionsKey)[\(s)].\(key.rawValue)",
+                    "expected \(DiagnosticText.clip(wanted.jsonValue(key))) (\(what)), found \(DiagnosticText.clip(found.jsonValue(key)))")
+            }
+        }
     }
 
     /// A file name that must be one of the names `allowed` makes from the track's id (when the id was

@@ -36,7 +36,17 @@ public enum Merge {
                 joined.skip()
                 continue
             }
-            let found = ShardFiles.check(document.manifest, in: folder) + joined.add(document.manifest, from: folder)
+            var found = ShardFiles.check(document.manifest, in: folder) + joined.add(document.manifest, from: folder)
+            if document.manifest.predatesSessions {
+                // its tracks' sessions and drafts are unknown: a render of the folder writes them (an up-to-date track is not rendered again)
+                found.insert(
+                    ManifestProblem(
+                        path: Manifest.Key.sessions.rawValue,
+                        message:
+                            "missing: this catalog.json was written before sessions (cues-v1.2); render this folder again with this render, then merge"
+                    ),
+                    at: 0)
+            }
             problems += document.diagnostics(found)
         }
         problems += joined.completeness()

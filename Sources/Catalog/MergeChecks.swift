@@ -59,7 +59,7 @@ enum ShardFiles {
 
     /// Why the track's cue sheet cannot go into the bundle (too large, not a valid cue sheet, or about another
     /// file: at `cues`), and the entry's keys that the sheet contradicts (`title`, `category`, `loudness_lufs`,
-    /// `true_peak_dbtp`, each at its own key; `duration` the reader checks against `frames`): nothing the page
+    /// `true_peak_dbtp`, `drafts`, each at its own key; `duration` the reader checks against `frames`): nothing the page
     /// or an app shows from `catalog.json` is taken on trust.
     private static func cueSheetProblems(_ entry: Manifest.Entry, track i: Int, size: Int64, in folder: String) -> [ManifestProblem] {
         let cuesKey = Manifest.path(track: i, .cues)
@@ -82,12 +82,17 @@ enum ShardFiles {
             ]
         }
         // The descriptive keys, as JSON text: the catalog writes the sheet's own values (rounded alike).
-        let described: [(Manifest.EntryKey, sheetKey: String, sheet: String)] = [
-            (.title, "title", JSONText.string(sheet.title)),
-            (.category, "category", sheet.category.map(JSONText.string) ?? "null"),
-            (.loudnessLUFS, "audio.loudness_lufs", sheet.audio.loudnessLUFS.map(JSONText.number) ?? "null"),
-            (.truePeakDBTP, "audio.true_peak_dbtp", sheet.audio.truePeakDBTP.map(JSONText.number) ?? "null"),
-        ]
+        let described: [(Manifest.EntryKey, sheetKey: String, sheet: String)] =
+            [
+                (.title, "title", JSONText.string(sheet.title)),
+                (.category, "category", sheet.category.map(JSONText.string) ?? "null"),
+                (.loudnessLUFS, "audio.loudness_lufs", sheet.audio.loudnessLUFS.map(JSONText.number) ?? "null"),
+                (.truePeakDBTP, "audio.true_peak_dbtp", sheet.audio.truePeakDBTP.map(JSONText.number) ?? "null"),
+                // recipe-v1.2 § Drafts made visible: the count of the sheet's voice entries with draft: true
+                (.drafts, "number of voice entries with draft: true", String(sheet.draftCount)),
+                // a rendition of a recipe with locales: its locale and session (a plain recipe's sheet has neither)
+                (.locale, "locale", sheet.locale.map(JSONText.string) ?? "null"),
+            ] + (sheet.session.map { [(Manifest.EntryKey.session, "session", JSONText.string($0))] } ?? [])
         return described.compactMap { key, sheetKey, expected in
             let found = entry.jsonValue(key) ?? "null"
             guard found != expected else { return nil }
@@ -134,6 +139,8 @@ struct JoinedShards {
     private var first: (shard: Manifest.ShardInfo, folder: String)?
     /// The folder of each shard number read.
     private var shards: [Int: String] = [:]
+    /// Each session once, with the folder and index it was first read at: every folder that lists it must list it alike.
+    private var sessions: [String: (session: Manifest.Session, folder: String)] = [:]
     /// The first folder read that is a whole bundle, not a shard.
     private var wholeBundle: String?
     /// A folder gave no usable manifest, the shards disagree on their count or catalog, or shards and whole
@@ -201,6 +208,22 @@ struct JoinedShards {
                     ))
             }
             wholeBundle = wholeBundle ?? folder
+        }
+        // a session's renditions are rendered by one shard (`ShardPlan`): each folder that lists it lists it whole
+        for (i, session) in manifest.sessions.enumerated() {
+            guard let other = sessions[session.id] else {
+                sessions[session.id] = (session, folder)
+                continue
+            }
+            if other.session != session {
+                let keys = Manifest.SessionKey.allCases.filter { session.jsonValue($0) != other.session.jsonValue($0) }.map(\.rawValue)
+                problems.append(
+                    ManifestProblem(
+                        path: "\(Manifest.Key.sessions.rawValue)[\(i)]",
+                        message:
+                            "session '\(session.id)' conflicts with the one in \(other.folder) (\(keys.joined(separator: ", ")) \(keys.count > 1 ? "differ" : "differs")); a session's tracks are rendered together, by one shard"
+                    ))
+            }
         }
         for (i, entry) in manifest.tracks.enumerated() {
             if let other = entries[entry.id] {

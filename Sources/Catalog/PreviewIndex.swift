@@ -29,9 +29,11 @@ enum PreviewIndex {
                 cues: cues(path: (folder as NSString).appendingPathComponent(entry.cues), name: entry.cues, audioFile: entry.file),
                 sortOrder: entry.sortOrder, premium: entry.premium, onDemand: entry.delivery == .onDemand, bytes: entry.bytes,
                 size: ByteSize.format(entry.bytes), loudnessLUFS: entry.loudnessLUFS, truePeakDBTP: entry.truePeakDBTP,
-                sha256: entry.sha256, changed: state.changed.contains(entry.id))
+                sha256: entry.sha256, changed: state.changed.contains(entry.id), session: entry.session, locale: entry.locale,
+                variant: entry.variant, drafts: entry.drafts)
         }
-        // PreviewPage orders the tracks (categories by sort_order, then name; tracks by sort_order, title, id)
+        // the tracks in catalog order (a session's renditions by locale, then length); PreviewPage orders the
+        // sessions (categories by sort_order, then name; sessions by sort_order, title, id)
         let bytes = Array(PreviewPage.html(title: "Cadence catalog", tracks: tracks, removed: state.removed).utf8)
         if let current, current == bytes { return }
         try AtomicOutputFile.write(bytes, to: path)

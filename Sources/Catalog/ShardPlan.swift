@@ -1,23 +1,35 @@
 /// Which shard renders which track: deterministic, and balanced by track length.
 ///
-/// Longest tracks first (ties by id), each to the shard with the least audio so
-/// far (ties to the lowest index): the classic longest-processing-time rule. The
-/// same catalog gives the same split on every machine, whatever the order in
-/// which the recipes were found.
+/// A session's renditions (recipe-v1.2 § Sessions in the catalog) go to one shard together, so each
+/// shard's `catalog.json` lists its sessions whole, in their order, and one render shares the
+/// session's prepared beds and clips. Longest sessions first (their tracks' frames summed; ties by
+/// id), each to the shard with the least audio so far (ties to the lowest index): the classic
+/// longest-processing-time rule. The same catalog gives the same split on every machine, whatever
+/// the order in which the recipes were found.
 public struct ShardPlan: Sendable {
     /// 1-based shard index per track id.
     public let assignment: [String: Int]
     public let count: Int
 
+    /// Tracks each of its own session.
     public init(tracks: [(id: String, frames: Int64)], count: Int) {
+        self.init(tracks: tracks.map { (id: $0.id, session: $0.id, frames: $0.frames) }, count: count)
+    }
+
+    public init(tracks: [(id: String, session: String, frames: Int64)], count: Int) {
         self.count = count
+        var sessions: [String: (frames: Int64, ids: [String])] = [:]
+        for track in tracks {
+            sessions[track.session, default: (0, [])].frames += track.frames
+            sessions[track.session, default: (0, [])].ids.append(track.id)
+        }
         var totals = [Int64](repeating: 0, count: count)
         var assignment: [String: Int] = [:]
-        for track in tracks.sorted(by: { $0.frames != $1.frames ? $0.frames > $1.frames : $0.id < $1.id }) {
+        for (_, session) in sessions.sorted(by: { $0.value.frames != $1.value.frames ? $0.value.frames > $1.value.frames : $0.key < $1.key }) {
             var best = 0
             for k in 1..<count where totals[k] < totals[best] { best = k }
-            totals[best] += track.frames
-            assignment[track.id] = best + 1
+            totals[best] += session.frames
+            for id in session.ids { assignment[id] = best + 1 }
         }
         self.assignment = assignment
     }

@@ -54,6 +54,13 @@ enum PageAssets {
         .badge.premium{background:var(--premium-bg);color:var(--premium-fg);border-color:var(--premium-line)}
         .badge.changed{background:var(--changed-bg);color:var(--changed-fg);border-color:var(--changed-line)}
         .badge.on-demand{background:transparent;color:var(--muted);border-color:var(--line)}
+        .badge.draft{background:var(--err-bg);color:var(--err-fg);border-color:var(--err-line)}
+        .drafted{color:var(--err-fg);font-weight:600}
+        .session{display:flex;flex-direction:column;min-width:0}
+        .session>.track{flex:1}
+        .track[hidden]{display:none}
+        .pickers{display:flex;flex-wrap:wrap;gap:.3rem .8rem;font-size:.82rem;color:var(--muted)}
+        .pickers select{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.05rem .25rem;margin-left:.25rem}
         .changes{color:var(--changed-fg);font-weight:600}
         .facts{list-style:none;display:flex;flex-wrap:wrap;gap:.1rem .8rem;margin:0;padding:0;color:var(--muted);font-size:.82rem;
         font-variant-numeric:tabular-nums;overflow-wrap:anywhere}
@@ -309,6 +316,44 @@ enum PageAssets {
             } catch (e) {
               showProblem(track, "the preview script failed on this track (" + (e && e.message) + ")");
             }
+          }
+
+          // A session's card shows one rendition; its pickers' options name the rendition each shows (recipe-v1.2 § Sessions
+          // in the catalog). Picking one pauses the rendition shown, shows the other (its title, audio, ring and captions).
+          function choose(session, id) {
+            let chosen = null;
+            for (const track of session.querySelectorAll(".track[data-track-id]")) {
+              if (track.getAttribute("data-track-id") === id) { chosen = track; continue; }
+              const audio = track.querySelector("audio");
+              if (audio && !audio.paused) audio.pause();
+              track.hidden = true;
+            }
+            if (!chosen) return null;
+            const audio = chosen.querySelector("audio");
+            if (audio && audio.preload === "none") audio.preload = "metadata";
+            chosen.hidden = false;
+            session.setAttribute("data-chosen", id);
+            return chosen;
+          }
+          window.__previewChoose = (id) => {
+            for (const session of document.querySelectorAll(".session")) {
+              for (const track of session.querySelectorAll(".track[data-track-id]")) {
+                if (track.getAttribute("data-track-id") === id) return choose(session, id);
+              }
+            }
+            return null;
+          };
+          for (const select of document.querySelectorAll(".session .pickers select")) {
+            select.addEventListener("change", () => {
+              const session = select.closest(".session");
+              const id = select.value;
+              // the picker of the card left keeps showing that card's own choice
+              const own = select.querySelector("option[selected]");
+              if (own) select.value = own.value;
+              const chosen = session ? choose(session, id) : null;
+              const same = chosen && chosen.querySelector("select." + select.className);
+              if (same) same.focus();
+            });
           }
         })();
 

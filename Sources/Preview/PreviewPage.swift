@@ -49,11 +49,21 @@ public enum PreviewPage {
         public var sha256: String?
         /// New, or its audio differs from what the page listed before (see `PageState`): a "Changed" badge.
         public var changed: Bool
+        /// The id of its session (recipe-v1.2 § Sessions in the catalog): the tracks of one session share a card,
+        /// in the order given, with pickers of length and language. Nil: a session of its own.
+        public var session: String?
+        /// Its locale tag, for the language picker; nil without.
+        public var locale: String?
+        /// A variant's length in seconds, for the length picker (else `duration`).
+        public var variant: Double?
+        /// Its draft prompts (`drafts` in `catalog.json`): above 0, a "Draft" badge.
+        public var drafts: Int
 
         public init(
             id: String, title: String, category: String?, audioFile: String, pictureFile: String?, duration: Double, cues: Cues,
             sortOrder: Int? = nil, premium: Bool = false, onDemand: Bool = false, bytes: Int64? = nil, size: String? = nil,
-            loudnessLUFS: Double? = nil, truePeakDBTP: Double? = nil, sha256: String? = nil, changed: Bool = false
+            loudnessLUFS: Double? = nil, truePeakDBTP: Double? = nil, sha256: String? = nil, changed: Bool = false, session: String? = nil,
+            locale: String? = nil, variant: Double? = nil, drafts: Int = 0
         ) {
             self.id = id
             self.title = title
@@ -71,7 +81,16 @@ public enum PreviewPage {
             self.truePeakDBTP = truePeakDBTP
             self.sha256 = sha256
             self.changed = changed
+            self.session = session
+            self.locale = locale
+            self.variant = variant
+            self.drafts = drafts
         }
+
+        /// The session's id: `session`, or its own id.
+        var sessionID: String { session ?? id }
+        /// The length the picker shows and matches: a variant's, else the track's.
+        var length: Double { variant ?? duration }
     }
 
     /// The heading of tracks without a category.
@@ -116,13 +135,19 @@ public enum PreviewPage {
         var position = 0  // anchors are numbered in the page's order, so they do not depend on the order given
         for (g, group) in groups.enumerated() {
             let name = group.category ?? uncategorized
-            let columns = min(max(1, group.indices.count), widestCategory)
+            let columns = min(max(1, group.sessions.count), widestCategory)
             out +=
                 "<section class=\"category\" aria-labelledby=\"category-\(g)\" data-category=\"\(Markup.text(name))\" data-columns=\"\(columns)\">\n"
             out += "<h2 id=\"category-\(g)\" title=\"\(Markup.text(name))\">\(Markup.text(name))</h2>\n<div class=\"grid\">\n"
-            for index in group.indices {
-                out += trackHTML(tracks[index], number: position, checked: checked[index])
-                position += 1
+            for session in group.sessions {
+                out +=
+                    "<div class=\"session\" data-session-id=\"\(Markup.text(tracks[session[0]].sessionID))\" data-renditions=\"\(session.count)\">\n"
+                for (k, index) in session.enumerated() {
+                    let pickers = self.pickers(of: index, in: session, tracks: tracks)
+                    out += trackHTML(tracks[index], number: position, checked: checked[index], shown: k == 0, pickers: pickers)
+                    position += 1
+                }
+                out += "</div>\n"
             }
             out += "</div>\n</section>\n"
         }
@@ -173,20 +198,35 @@ public enum PreviewPage {
         return text.contains(".") ? text : text + ".0"
     }
 
-    /// Categories in order, with the indices of their tracks in order.
+    /// Categories in order, with the sessions of each in order, a session as the indices of its tracks.
     ///
-    /// Inside a category, tracks go by `sortOrder` (tracks without one after every number),
+    /// A session's tracks (those with the same `sessionID`) stay in the order given (the catalog's:
+    /// by locale, then length); the session is placed, and its category taken, by its first track.
+    /// Inside a category, sessions go by `sortOrder` (those without one after every number),
     /// then title, then id, as the apps list them (`TrackCatalog.sections`). A category's
-    /// place is the smallest `sortOrder` among its tracks (a category none of whose tracks
+    /// place is the smallest `sortOrder` among its sessions (a category none of whose sessions
     /// has one comes after every numbered category); ties go by name, case-insensitive then
-    /// exact (`TrackCatalog.categoryOrder`). Tracks without a category come last, under
+    /// exact (`TrackCatalog.categoryOrder`). Sessions without a category come last, under
     /// "Uncategorized", whatever their `sortOrder`.
-    static func grouped(_ tracks: [Track]) -> [(category: String?, indices: [Int])] {
-        var members: [String?: [Int]] = [:]
-        for (i, track) in tracks.enumerated() { members[track.category, default: []].append(i) }
-        func key(_ i: Int) -> (Int, String, String, Int) { (tracks[i].sortOrder ?? Int.max, tracks[i].title, tracks[i].id, i) }
+    static func grouped(_ tracks: [Track]) -> [(category: String?, sessions: [[Int]])] {
+        var sessionOf: [String: Int] = [:]
+        var sessions: [[Int]] = []
+        for (i, track) in tracks.enumerated() {
+            if let s = sessionOf[track.sessionID] {
+                sessions[s].append(i)
+            } else {
+                sessionOf[track.sessionID] = sessions.count
+                sessions.append([i])
+            }
+        }
+        var members: [String?: [[Int]]] = [:]
+        for session in sessions { members[tracks[session[0]].category, default: []].append(session) }
+        func key(_ session: [Int]) -> (Int, String, String, Int) {
+            let first = tracks[session[0]]
+            return (first.sortOrder ?? Int.max, first.title, first.sessionID, session[0])
+        }
         let ordered = members.mapValues { $0.sorted { key($0) < key($1) } }
-        let rank = members.mapValues { $0.map { tracks[$0].sortOrder ?? Int.max }.min() ?? Int.max }
+        let rank = members.mapValues { $0.map { tracks[$0[0]].sortOrder ?? Int.max }.min() ?? Int.max }
         let categories = ordered.keys.sorted { a, b in
             switch (a, b) {
             case (nil, _): return false
@@ -199,6 +239,43 @@ public enum PreviewPage {
         return categories.map { ($0, ordered[$0] ?? []) }
     }
 
+    /// The pickers of track `index`'s card in its session (nil for a session of one track): the lengths of
+    /// its locale, and the locales (each the rendition of that locale nearest its length, shorter on a tie);
+    /// each option's value is the id of the track it shows, the track's own selected.
+    static func pickers(of index: Int, in session: [Int], tracks: [Track]) -> String? {
+        guard session.count > 1 else { return nil }
+        let track = tracks[index]
+        func localeKey(_ t: Track) -> String { t.locale?.lowercased() ?? "" }
+        var out = "<div class=\"pickers\">"
+        let sameLocale = session.filter { localeKey(tracks[$0]) == localeKey(track) }
+        if sameLocale.count > 1 {
+            out += "<label>Length <select class=\"pick-length\" aria-label=\"Length\">"
+            for i in sameLocale {
+                let selected = i == index ? " selected" : ""
+                out += "<option value=\"\(Markup.text(tracks[i].id))\"\(selected)>\(formatDuration(tracks[i].length))</option>"
+            }
+            out += "</select></label>"
+        }
+        var locales: [String] = []
+        for i in session where !locales.contains(localeKey(tracks[i])) { locales.append(localeKey(tracks[i])) }
+        if locales.count > 1 {
+            out += "<label>Language <select class=\"pick-locale\" aria-label=\"Language\">"
+            for locale in locales {
+                let candidates = session.filter { localeKey(tracks[$0]) == locale }
+                let nearest =
+                    candidates.min { a, b in
+                        let da = abs(tracks[a].length - track.length), db = abs(tracks[b].length - track.length)
+                        return da != db ? da < db : tracks[a].length < tracks[b].length
+                    } ?? candidates[0]
+                let selected = locale == localeKey(track) ? " selected" : ""
+                let name = tracks[nearest].locale ?? "default"
+                out += "<option value=\"\(Markup.text(tracks[nearest].id))\"\(selected)>\(Markup.text(name))</option>"
+            }
+            out += "</select></label>"
+        }
+        return out + "</div>"
+    }
+
     /// The line under the page's title: counts, total length, premium tracks, the last render's changes.
     private static func summary(_ tracks: [Track], categories: Int, seconds: Double, removed: Int) -> String {
         let trackWord = tracks.count == 1 ? "track" : "tracks"
@@ -206,6 +283,8 @@ public enum PreviewPage {
         var out = "\(tracks.count) \(trackWord) in \(categories) \(categoryWord), \(formatDuration(seconds)) in all"
         let premium = tracks.filter(\.premium).count
         if premium > 0 { out += " · \(premium) premium" }
+        let drafted = tracks.filter { $0.drafts > 0 }.count
+        if drafted > 0 { out += " · <span class=\"drafted\">\(drafted) with draft prompts</span>" }
         let changed = tracks.filter(\.changed).count
         if changed > 0 || removed > 0 {
             out += " · <span class=\"changes\">\(changed) new or changed in the last render"
@@ -215,7 +294,9 @@ public enum PreviewPage {
         return out
     }
 
-    private static func trackHTML(_ track: Track, number: Int, checked: Result<CueSheet, Problem>) -> String {
+    /// One track's card; `shown`: the card its session shows first (the others are `hidden` until picked, their audio
+    /// not preloaded); `pickers`: its session's pickers, as `pickers(of:in:tracks:)` gives them.
+    private static func trackHTML(_ track: Track, number: Int, checked: Result<CueSheet, Problem>, shown: Bool, pickers: String?) -> String {
         let anchor = "track-\(number)"
         let title = track.title.isEmpty ? track.id : track.title
         let status: String
@@ -231,20 +312,28 @@ public enum PreviewPage {
 
         var out = "<article class=\"track\" id=\"\(anchor)\" data-track-id=\"\(Markup.text(track.id))\""
         out += " data-duration=\"\(Markup.number(track.duration, digits: 3))\" data-cue-status=\"\(status)\""
-        out += " data-premium=\"\(track.premium)\" data-changed=\"\(track.changed)\""
+        out += " data-premium=\"\(track.premium)\" data-changed=\"\(track.changed)\" data-drafts=\"\(track.drafts)\""
+        out += " data-length=\"\(Markup.number(track.length, digits: 3))\""
+        if let locale = track.locale { out += " data-locale=\"\(Markup.text(locale))\"" }
         if let format { out += " data-format=\"\(Markup.text(format))\"" }
         if let bytes = track.bytes { out += " data-bytes=\"\(bytes)\"" }
         if let loudness { out += " data-loudness-lufs=\"\(Markup.number(loudness, digits: 2))\"" }
         if let peak { out += " data-true-peak-dbtp=\"\(Markup.number(peak, digits: 2))\"" }
-        out += " aria-labelledby=\"\(anchor)-title\">\n"
+        out += " aria-labelledby=\"\(anchor)-title\"\(shown ? "" : " hidden")>\n"
         out += "<header class=\"track-head\"><h3 id=\"\(anchor)-title\">\(Markup.text(title))</h3>"
         var badges = ""
         if track.premium { badges += "<span class=\"badge premium\">Premium</span>" }
+        if track.drafts > 0 {
+            let prompts = track.drafts == 1 ? "1 draft prompt" : "\(track.drafts) draft prompts"
+            badges +=
+                "<span class=\"badge draft\" title=\"\(prompts), spoken by the draft voice: record them before release (render --no-drafts refuses them)\">Draft</span>"
+        }
         if track.onDemand { badges += "<span class=\"badge on-demand\" title=\"Fetched when first played, not shipped in the app\">On demand</span>" }
         if track.changed {
             badges += "<span class=\"badge changed\" title=\"New, or its audio differs from the version this page listed before\">Changed</span>"
         }
         if !badges.isEmpty { out += "<p class=\"badges\">\(badges)</p>" }
+        if let pickers { out += pickers }
         out += "</header>\n<ul class=\"facts\">"
         out += "<li class=\"length\" title=\"Length\">\(formatDuration(track.duration))</li>"
         if let format { out += "<li class=\"format\" title=\"Format\">\(Markup.text(format))</li>" }
@@ -270,7 +359,7 @@ public enum PreviewPage {
         }
         out += "</div>\n"
         out +=
-            "<audio controls preload=\"metadata\" src=\"\(Markup.text(Markup.urlPath(track.audioFile)))\" aria-label=\"Play \(Markup.text(title))\"></audio>\n"
+            "<audio controls preload=\"\(shown ? "metadata" : "none")\" src=\"\(Markup.text(Markup.urlPath(track.audioFile)))\" aria-label=\"Play \(Markup.text(title))\"></audio>\n"
         out += "<p class=\"audio-error\" role=\"alert\" hidden></p>\n"
         out += "<div class=\"wave\" title=\"Click to seek\">"
         if let picture = track.pictureFile {

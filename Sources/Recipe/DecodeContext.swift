@@ -33,6 +33,11 @@ struct DecodeContext {
     /// The lengths written as a bare number (`fade_in: 4000`), by key path: an error at one of
     /// these keys says that a bare number is seconds (`bareSecondsNote`).
     private(set) var bareSeconds: [String: (text: String, value: ExactSeconds)] = [:]
+    /// `locales:` as read (recipe-v1.2 § Locales): `.none` without the key, `.failed` when it could not
+    /// be read (texts per locale are then not checked against it).
+    var locales: LocaleList = .none
+    /// The paths written with `{locale}`, as written, by key path: `Recipe.localizedPaths`.
+    var localizedPaths: [String: String] = [:]
 
     init(file: String, document: YAMLDocument) {
         self.file = file
@@ -320,18 +325,23 @@ struct DecodeContext {
         return false
     }
 
-    /// A relative path into the assets folder.
+    /// A relative path into the assets folder. With `locales:`, `{locale}` in it is each locale's
+    /// tag: the path returned is the default locale's, the one written is kept in `localizedPaths`.
     mutating func assetPath(_ node: NodeID, path: String) -> String? {
         remember(path, node)
         guard let text = text(node) else {
             expected("a path relative to the assets folder like beds/rain.ogg", at: node, path: path)
             return nil
         }
-        if let problem = AssetPath.problem(text) {
-            error("\(path): \(problem); expected a path relative to the assets folder", at: node)
-            return nil
+        guard let perLocale = localePath(text, at: node, path: path) else { return nil }
+        for written in perLocale {
+            if let problem = AssetPath.problem(written) {
+                error("\(path): \(problem); expected a path relative to the assets folder", at: node)
+                return nil
+            }
         }
-        return text
+        if perLocale.count > 1 || perLocale.first != text { localizedPaths[path] = text }
+        return perLocale.first ?? text
     }
 }
 

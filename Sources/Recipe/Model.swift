@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 
 /// A session recipe (recipe-v1), validated, with every default filled in.
 ///
@@ -49,14 +50,56 @@ public struct Recipe: Sendable {
 
     public var output: OutputSettings
 
+    /// `guide:` (recipe-v1.2 § Breath guidance): how each phase kind moves the breath; nil: not written
+    /// (the defaults hold where the envelope is on).
+    public var guide: BreathGuideSettings?
+    /// `swell:`: a continuous sound whose amplitude follows the envelope; nil: none.
+    public var swell: Swell?
+    /// `haptics: on`: write OUT.ahap and OUT.haptics.json.
+    public var haptics = false
+
+    /// Whether the recipe turns the breath envelope on: any of `guide:`, `swell:`, `haptics: on`
+    /// (`--sidecars` naming `ahap` or `haptics` turns it on too, at render time). Without it the
+    /// outputs are what they were before recipe-v1.2.
+    public var breathEnvelopeOn: Bool { guide != nil || swell != nil || haptics }
+    /// The guide the envelope follows: `guide:` as written, the defaults for what it leaves out.
+    public var breathGuide: BreathGuideSettings { guide ?? .defaults }
+    /// Every phase kind of the recipe's patterns, each once (with `program:`, `transition` too):
+    /// the kinds `guide:` may name.
+    public var phaseKinds: Set<String> {
+        guard let program else { return Set(pattern.phases.map(\.kind)) }
+        return Set(program.flatMap { $0.pattern.phases.map(\.kind) } + [Segment.transitionKind])
+    }
+
     /// Where each key was written, by dotted path: `duration`, `bed.file`,
     /// `cues.inhale`, `cues.inhale.tone`, `output.sample_rate`, `pattern.phases.2`…
     /// The location is that of the value (or of the key when the value is absent).
     public var locations: [String: SourceLocation]
     /// `variants.duration`: the lengths of the tracks this recipe makes (`variants()`); empty: one track, `length`.
     public var variantDurations: [ExactSeconds] = []
-    /// The recipe's own id when this recipe is one of its variants (`box` for `box-5m`); nil otherwise.
+    /// The recipe's own id when this recipe is one of its variants (`box` for `box-5m`, and for
+    /// `box-5m-de`, a variant's rendition in a locale); nil otherwise.
     public var variantOf: String?
+
+    /// `locales:` (recipe-v1.2 § Locales): the tags as written, the first the default; empty: none.
+    /// A rendition (`renditions()`) has none: it is resolved to its `locale`.
+    public var locales: [String] = []
+    /// The locale of a rendition (`renditions()`), its tag as written in `locales:`; nil for a recipe
+    /// without `locales:`, and for the recipe as read (which holds its default locale's texts and paths).
+    public var locale: String?
+    /// `title` per locale (keys: the tags as written in `locales:`), when given as a mapping; empty:
+    /// `title` is every locale's. `title` holds the default locale's.
+    public var localizedTitle: [String: String] = [:]
+    /// `category` per locale, as `localizedTitle`; `category` holds the default locale's.
+    public var localizedCategory: [String: String] = [:]
+    /// The asset paths written with `{locale}`, as written, by key path (`bed.file`, `bed.1.file`,
+    /// `cues.inhale.file`, `voice.prompts.0.file`: the keys of `assetPaths`). The model's own path
+    /// there is the default locale's; a rendition has its locale's (and none here).
+    public var localizedPaths: [String: String] = [:]
+    /// The session's id (the recipe's own, `box` for `box-5m-de`) when it differs from `id`.
+    var sessionID: String?
+    /// A rendition's `seedText`, the same for every locale of a variant; nil: `canonicalText`.
+    var localeFreeText: String?
     /// What the reader noticed and let pass (`true_peak: -1 dB` read as dBTP, an `end` cue with no
     /// outro to sound in), located; `render` and `render --check` print them, in line order.
     public var warnings: [Diagnostic] = []
@@ -124,8 +167,10 @@ public struct Phase: Sendable, Equatable {
     /// `inhale`, `hold`, `exhale`, `rest`, `work`, `short_break`, `long_break` or any word.
     public var kind: String
     public var length: ExactSeconds
-    /// Shown to the listener: `Breathe In`.
+    /// Shown to the listener: `Breathe In`. With `label` per locale, the default locale's.
     public var label: String
+    /// `label` per locale (keys: the tags as written in `locales:`) when given as a mapping; empty: one label.
+    public var localizedLabel: [String: String] = [:]
 
     public init(kind: String, length: ExactSeconds, label: String) {
         self.kind = kind
@@ -175,6 +220,25 @@ public struct Bed: Sendable, Equatable {
         self.fadeIn = fadeIn
         self.fadeOut = fadeOut
         self.crossfade = crossfade
+    }
+}
+
+/// `swell:` (recipe-v1.2 § Breath guidance): a sine or a noise whose linear amplitude at frame f is
+/// the gain (as a factor) × E(f).
+public struct Swell: Sendable, Equatable {
+    public enum Source: Sendable, Equatable {
+        /// `tone:` a sine at this frequency, 20 Hz to below Nyquist.
+        case tone(hertz: Double)
+        /// `synth:` `pink-noise`, `white-noise` or `brown-noise` (a `Synth` noise case).
+        case noise(Synth)
+    }
+    public var source: Source
+    /// At most 0 dB.
+    public var gainDB: Double
+
+    public init(source: Source, gainDB: Double = 0) {
+        self.source = source
+        self.gainDB = gainDB
     }
 }
 

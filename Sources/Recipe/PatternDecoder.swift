@@ -98,13 +98,15 @@ extension DecodeContext {
         } else {
             missing(["length"], in: node, "\(path): expected a 'length:' (like 4s), found none")
         }
-        var label: String?
+        var label: (text: String, byLocale: [String: String])?
         if let labelNode = fields["label"] {
-            guard let text = string(labelNode, path: path + ".label") else { return nil }
-            label = text
+            guard let read = localized(labelNode, path: path + ".label", read: { $0.string($1, path: $2) }) else { return nil }
+            label = read
         }
         guard let kind, let length else { return nil }
-        return Phase(kind: kind, length: length, label: label ?? BuiltinPatterns.defaultLabel(for: kind))
+        var phase = Phase(kind: kind, length: length, label: label?.text ?? BuiltinPatterns.defaultLabel(for: kind))
+        phase.localizedLabel = label?.byLocale ?? [:]
+        return phase
     }
 
     /// Checks a phase kind: a word `[a-z][a-z0-9_]*` of at most `maxKindLength`, not `start` or `end`.

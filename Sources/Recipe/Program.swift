@@ -10,8 +10,11 @@ public struct Segment: Sendable, Equatable {
     /// With `duration:`, whether the segment holds whole cycles (default) or whole phases.
     public var endOn: EndOn
     public var ramp: Ramp?
-    /// `label:`, or the pattern's name: the practice section's `name` in the cue sheet.
+    /// `label:`, or the pattern's name: the practice section's `name` in the cue sheet. With
+    /// `label` per locale, the default locale's.
     public var name: String
+    /// `label` per locale (keys: the tags as written in `locales:`) when given as a mapping; empty: one name.
+    public var localizedName: [String: String] = [:]
 
     public init(pattern: Pattern, length: Length, endOn: EndOn = .cycle, ramp: Ramp? = nil, name: String? = nil) {
         self.pattern = pattern

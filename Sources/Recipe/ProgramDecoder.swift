@@ -61,10 +61,12 @@ extension DecodeContext {
         if case .cycles = length, let node = fields["end_on"] {
             warn("\(path).end_on: a segment of 'cycles:' always ends on a whole cycle; 'end_on' only shapes a segment of 'duration:'", at: node)
         }
-        let label = fields["label"].flatMap { string($0, path: path + ".label") }
+        let label = fields["label"].flatMap { localized($0, path: path + ".label") { $0.string($1, path: $2) } }
         let ramp = fields["ramp"].flatMap { self.ramp($0, path: path + ".ramp", length: length) }
         guard let pattern, let length, problemCount == before else { return nil }
-        return Segment(pattern: pattern, length: length, endOn: endOn, ramp: ramp, name: label)
+        var segment = Segment(pattern: pattern, length: length, endOn: endOn, ramp: ramp, name: label?.text)
+        segment.localizedName = label?.byLocale ?? [:]
+        return segment
     }
 
     /// Reads `ramp: { to: 4.5 bpm, over: 10 cycles }` at `path`. `length` is its segment's (or the

@@ -57,6 +57,8 @@ extension DecodeContext {
                 what: "a mapping of recipe keys (pattern, duration, …)")
         else { return nil }
         let start = SourceLocation(file: file, line: 1, column: 1)
+        // locales first: texts per locale and paths with `{locale}` are read against them
+        if let node = top["locales"] { readLocales(node) }
 
         // Output first: the Nyquist checks of tones and drones need its sample rate.
         let output = top["output"].map { self.output($0) } ?? OutputSettings()
@@ -98,8 +100,10 @@ extension DecodeContext {
                 "id: the file name \(DiagnosticText.quoted(defaultID)) is not a valid id (expected \(Recipe.idRule)); add an 'id:' key",
                 at: start)
         }
-        let title = top["title"].flatMap { string($0, path: "title") } ?? pattern?.name
-        let category = top["category"].flatMap { string($0, path: "category") }
+        let titles = top["title"].flatMap { localized($0, path: "title") { $0.string($1, path: $2) } }
+        let title = titles?.text ?? pattern?.name
+        let categories = top["category"].flatMap { localized($0, path: "category") { $0.string($1, path: $2) } }
+        let category = categories?.text
         let premium = top["premium"].flatMap { bool($0, path: "premium") } ?? false
         let sortOrder = top["sort_order"].flatMap { integer($0, path: "sort_order", range: Int.min...Int.max, what: "a whole number") }
         let delivery =
@@ -109,6 +113,11 @@ extension DecodeContext {
         let outro = top["outro"].flatMap { duration($0, path: "outro", positive: false) } ?? .zero
         let variants = top["variants"].map { self.variantDurations($0, id: id) }
         let length = self.length(top, root: root, variants: variants ?? nil, program: top["program"])
+        if let id, case .some(.some(let read)) = variants {
+            checkRenditions(id: id, variantIDs: read.map { Recipe.variantID(id, $0.0) })
+        } else if let id, top["variants"] == nil {
+            checkRenditions(id: id, variantIDs: [])
+        }
         var ramp: Ramp?
         if let node = top["ramp"] {
             if let programNode = top["program"] {
@@ -146,6 +155,10 @@ extension DecodeContext {
         }
 
         let voice = top["voice"].map { self.voice($0, pattern: kindsPattern, named: named) }
+        // recipe-v1.2 § Breath guidance: the guide names kinds of the patterns (`transition` with a program)
+        let guide = top["guide"].map { self.guide($0, pattern: kindsPattern) }
+        let swell = top["swell"].map { self.swell($0, sampleRate: output.sampleRate) }
+        let haptics = top["haptics"].flatMap { self.haptics($0) } ?? false
 
         // a program's and a ramp's fit is the timeline's to check: their lengths come from its layout
         if let length, let pattern, program == nil, top["ramp"] == nil {
@@ -179,6 +192,15 @@ extension DecodeContext {
         recipe.program = program
         recipe.ramp = ramp
         recipe.variantDurations = (variants ?? nil)?.map(\.0) ?? []
+        recipe.guide = guide ?? nil
+        recipe.swell = swell ?? nil
+        recipe.haptics = haptics
+        if let tags = locales.tags {
+            recipe.locales = tags
+            recipe.localizedTitle = titles?.byLocale ?? [:]
+            recipe.localizedCategory = categories?.byLocale ?? [:]
+            recipe.localizedPaths = localizedPaths
+        }
         return recipe
     }
 
@@ -240,9 +262,11 @@ extension DecodeContext {
     /// Reports (and returns true) when the labels of `cycles` cycles and `extra` more phases
     /// pass `RecipeLimits.maxTrackTextBytes`, at the `duration` or `cycles` that asks for them.
     private mutating func checkLabels(pattern: Pattern, cycles: Int128, extra: Int128, at node: NodeID, path: String) -> Bool {
-        let perCycle = Int128(pattern.phases.reduce(0) { $0 + $1.label.utf8.count })
+        // with labels per locale, each phase counts its longest: every rendition keeps to the limit
+        func bytes(_ phase: Phase) -> Int { phase.localizedLabel.values.reduce(phase.label.utf8.count) { max($0, $1.utf8.count) } }
+        let perCycle = Int128(pattern.phases.reduce(0) { $0 + bytes($1) })
         var total = cycles * perCycle
-        for phase in pattern.phases.prefix(Int(min(extra, Int128(pattern.phases.count)))) { total += Int128(phase.label.utf8.count) }
+        for phase in pattern.phases.prefix(Int(min(extra, Int128(pattern.phases.count)))) { total += Int128(bytes(phase)) }
         guard total > Int128(RecipeLimits.maxTrackTextBytes) else { return false }
         expected(
             "a track whose phase labels hold at most \(RecipeLimits.maxTrackTextBytes / (1 << 20)) MiB of text in all", at: node, path: path,

@@ -67,6 +67,13 @@ public enum RecipeLimits {
     public static let maxTicksPerTrack = 100_000
     /// The most layers of a `bed:` list: 8 (each is decoded or synthesized for the whole track).
     public static let maxBedLayers = 8
+    /// The most haptic events one track's haptics hold (`haptics: on`, recipe-v1.2 § Breath guidance;
+    /// steps of at most 100 ms while the breath moves, plus a transient per cue): 400,000. Checked by the
+    /// renderer before any audio is written, as an error at `haptics`. 8 hours of 1-second
+    /// inhale/exhale phases make 316,382 (287,620 steps + 28,762 transients): a 76 MB `.ahap`.
+    public static let maxHapticEventsPerTrack = 400_000
+    /// The lowest `swell.tone`: 20 Hz (recipe-v1.2 § Breath guidance); the highest is below Nyquist.
+    public static let minSwellHertz = 20.0
 
     // MARK: - Programs
 
@@ -78,6 +85,17 @@ public enum RecipeLimits {
 
     /// The most lengths in `variants.duration`: 24 (a track per length; a catalog offers a few).
     public static let maxVariants = 24
+
+    // MARK: - Locales
+
+    /// The most tags in `locales:`: 50 (recipe-v1.2 § Locales; a rendition per locale).
+    public static let maxLocales = 50
+    /// The most renditions of one recipe, variants × locales: 150 (checked at `locales:`). Each is
+    /// a whole render, a catalog track and a set of files: 150 is 50 locales in 3 lengths, or 25 in 6,
+    /// more than any catalog offers of one session (Medito: a guide in 4 lengths; Headspace: 3), and
+    /// keeps one recipe's catalog work within about 150 single renders, not the 1,200 that 24
+    /// lengths × 50 locales would ask for.
+    public static let maxRenditions = 150
     /// The most entries of `voice.prompts`: 1,000 (`DecodeContext.voice`).
     public static let maxPromptEntries = 1000
     /// The most prompts one track places, every `on:` prompt counted once per phase it lands on:

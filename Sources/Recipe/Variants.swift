@@ -13,6 +13,7 @@ extension Recipe {
             var variant = self
             variant.variantDurations = []
             variant.variantOf = id
+            variant.sessionID = session
             variant.id = Self.variantID(id, duration)
             variant.length = .duration(duration)
             if let place = locations["variants.duration.\(index)"] { variant.locations["duration"] = place }
@@ -20,13 +21,25 @@ extension Recipe {
         }
     }
 
-    /// `diagnostics` as they read for this recipe: a variant's say which (`variant 'box-5m': …`).
+    /// `diagnostics` as they read for this recipe: a variant's say which (`variant 'box-5m': …`), a
+    /// rendition in a locale which locale (`locale 'de': …`), a variant's rendition both
+    /// (`variant 'box-5m', locale 'de': …`).
     public func naming(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        guard variantOf != nil else { return diagnostics }
+        guard let prefix = namePrefix else { return diagnostics }
         return diagnostics.map { diagnostic in
             var named = diagnostic
-            named.message = "variant '\(id)': " + diagnostic.message
+            named.message = prefix + diagnostic.message
             return named
+        }
+    }
+
+    /// `variant 'box-5m': `, `locale 'de': `, `variant 'box-5m', locale 'de': `; nil for the recipe itself.
+    var namePrefix: String? {
+        switch (variantOf, locale) {
+        case (nil, nil): nil
+        case (_?, nil): "variant '\(id)': "
+        case (nil, let tag?): "locale '\(tag)': "
+        case (_?, let tag?): "variant '\(variantIDWithoutLocale)', locale '\(tag)': "
         }
     }
 

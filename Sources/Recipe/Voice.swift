@@ -20,7 +20,13 @@ public struct Voice: Sendable, Equatable {
     /// And back up over this time, starting after the prompt's last frame.
     public var release: ExactSeconds
     /// The draft voice's language (espeak-ng's voice name), for prompts with `text:` and no `file:`.
+    /// With `locales:`, the default locale's.
     public var draftVoice: String
+    /// With `locales:`, the draft voice of every locale (keys: the tags as written): given, or the
+    /// locale's tag in lower case until `Recipe.resolvingDraftVoices(languages:)` checks it; empty without.
+    public var localizedDraftVoice: [String: String] = [:]
+    /// The locales whose draft voice is the default (no `draft_voice` for them), in `locales:` order.
+    public var defaultDraftVoiceLocales: [String] = []
     /// In the order the recipe lists them (`voice.prompts.N` locates each).
     public var prompts: [Prompt]
 
@@ -59,8 +65,10 @@ public struct Prompt: Sendable, Equatable {
     public var placement: Placement
     /// The clip, relative to the assets folder; nil: the draft voice speaks `text`.
     public var file: String?
-    /// What the prompt says, for the cue sheet and the captions.
+    /// What the prompt says, for the cue sheet and the captions. With `text` per locale, the default locale's.
     public var text: String?
+    /// `text` per locale (keys: the tags as written in `locales:`) when given as a mapping; empty: one text.
+    public var localizedText: [String: String] = [:]
     /// `until:` of an `on:` prompt: phases starting at or after this time get no prompt; nil: no limit.
     public var until: PromptTime?
 

@@ -31,7 +31,23 @@ extension DecodeContext {
         if let release = fields["release"].flatMap({ duration($0, path: "voice.release", positive: false, max: RecipeLimits.maxDuckRamp) }) {
             voice.release = release
         }
-        if let node = fields["draft_voice"], let name = draftVoice(node) { voice.draftVoice = name }
+        if let node = fields["draft_voice"], let read = localized(node, path: "voice.draft_voice", read: { $0.draftVoice($1, path: $2) }) {
+            voice.draftVoice = read.text
+            voice.localizedDraftVoice = read.byLocale
+        }
+        // with locales, every locale's draft voice: given (one for all, or its own), else its tag until checked
+        if let tags = locales.tags {
+            let given = fields["draft_voice"] != nil
+            for tag in tags where voice.localizedDraftVoice[tag] == nil {
+                if given {
+                    voice.localizedDraftVoice[tag] = voice.draftVoice
+                } else {
+                    voice.localizedDraftVoice[tag] = tag.lowercased()
+                    voice.defaultDraftVoiceLocales.append(tag)
+                }
+            }
+            if let first = tags.first, let name = voice.localizedDraftVoice[first] { voice.draftVoice = name }
+        }
         guard let list = fields["prompts"] else {
             missing(
                 ["prompts"], in: node, "voice: expected 'prompts:' (a list of prompts, each with 'at:' or 'on:' and 'file:' or 'text:'), found none")
@@ -61,14 +77,14 @@ extension DecodeContext {
     }
 
     /// `draft_voice`: an espeak-ng voice name like `en-us`, `de` or `fr-fr`.
-    private mutating func draftVoice(_ node: NodeID) -> String? {
-        remember("voice.draft_voice", node)
+    private mutating func draftVoice(_ node: NodeID, path: String) -> String? {
+        remember(path, node)
         let what = "a language like en-us, en-gb, de, fr or es"
         guard let name = text(node), (2...32).contains(name.utf8.count),
             name.utf8.allSatisfy({ DecimalNumeral.isDigit($0) || ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 || $0 == 45 }),
             name.utf8.first.map({ ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }) == true
         else {
-            expected(what, at: node, path: "voice.draft_voice")
+            expected(what, at: node, path: path)
             return nil
         }
         return name.lowercased()
@@ -103,7 +119,7 @@ extension DecodeContext {
             missing(["at", "on"], in: node, "\(path): expected 'at:' (a time) or 'on:' (a phase kind), found neither")
         }
         let file = fields["file"].flatMap { assetPath($0, path: path + ".file") }
-        let text = fields["text"].flatMap { promptText($0, path: path + ".text") }
+        let text = fields["text"].flatMap { localized($0, path: path + ".text") { $0.promptText($1, path: $2) } }
         if !fields.has("file") && !fields.has("text") {
             missing(
                 ["file", "text"], in: node, "\(path): expected 'file:' (a recorded clip), 'text:' (spoken by the draft voice), or both, found neither"
@@ -111,7 +127,9 @@ extension DecodeContext {
         }
         let until = fields["on"] == nil ? nil : fields["until"].map { self.until($0, path: path + ".until") }
         guard let placement, problemCount == before else { return nil }
-        return Prompt(placement: placement, file: file, text: text, until: until ?? nil)
+        var prompt = Prompt(placement: placement, file: file, text: text?.text, until: until ?? nil)
+        prompt.localizedText = text?.byLocale ?? [:]
+        return prompt
     }
 
     /// `on: KIND` with its `cycles:` and `segment:`.

@@ -50,7 +50,7 @@ public final class TrackRenderer: @unchecked Sendable {
         let sources = try TrackSources(
             recipe: recipe, timeline: timeline, assetsOverride: override, beds: beds, clips: clips, expected: expected)
         return try DiagnosticList.collecting(file: recipe.file) {
-            let files = TrackFiles(recipe: recipe, timeline: timeline, sources: sources, output: output)
+            let files = try TrackFiles(recipe: recipe, timeline: timeline, sources: sources, output: output)
             let (file, delivered, limited) = try LoudnessLoop(
                 DeliveryInput(recipe: recipe, sources: sources, output: output, metadata: files.metadata, threads: threads, observer: observer)
             ).run()

@@ -13,13 +13,13 @@ enum CatalogCommand {
             inputs: inputs, output: options.output ?? "dist", assets: options.assets,
             jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount, format: options.format, sidecars: options.sidecars,
             budget: options.bundleBudget, shard: options.shard, refusingDrafts: options.noDrafts,
-            observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment))
+            observer: LossyTrace.observer(environment: ProcessInfo.processInfo.environment), locales: options.locales)
     }
 
     static func render(inputs: [String], options: Options) -> FailureKind? {
         let job = job(inputs: inputs, options: options)
         let survey = job.survey()
-        guard announce(survey, inputs: inputs) else { return .noInput }
+        if let stop = announce(survey, inputs: inputs) { return stop }
         if let refused = refuseDrafts(survey) { return refused }
         if survey.keepsEveryTrack {
             printError("render: the recipe scan was incomplete: no track is removed from \(job.output) in this run")
@@ -41,24 +41,39 @@ enum CatalogCommand {
 
     /// The survey of `--check` and `--plan` (nothing fingerprinted), its scan problems and warnings
     /// printed; nil (after saying so) when the inputs hold no recipe.
-    static func checkedSurvey(inputs: [String], options: Options) -> CatalogJob.Survey? {
+    static func checkedSurvey(inputs: [String], options: Options) -> Result<CatalogJob.Survey, Stop> {
         let survey = job(inputs: inputs, options: options).survey(checkOnly: true)
-        return announce(survey, inputs: inputs) ? survey : nil
+        if let stop = announce(survey, inputs: inputs) { return .failure(Stop(kind: stop)) }
+        return .success(survey)
     }
 
-    /// Prints the scan's problems and the warnings; false, after saying so, when the inputs hold no recipe.
-    private static func announce(_ survey: CatalogJob.Survey, inputs: [String]) -> Bool {
+    /// The failure a job ended with before any work (`checkedSurvey`).
+    struct Stop: Error {
+        let kind: FailureKind
+    }
+
+    /// Prints the scan's problems and the warnings; the failure that ends the job, after saying so,
+    /// when the inputs hold no recipe or a locale asked for is none of theirs.
+    private static func announce(_ survey: CatalogJob.Survey, inputs: [String]) -> FailureKind? {
+        if let unknown = survey.unknownLocale {
+            printError("render: " + CommandText.text(unknown))
+            return unknown.kind
+        }
         if survey.foundNothing {
             printError("render: no recipes (*.yml, *.yaml) found in \(inputs.joined(separator: " "))")
-            return false
+            return .noInput
         }
         for problem in survey.plan.scanProblems { printError(CommandText.text(problem)) }
         for warning in survey.warnings { printError(CommandText.text(warning)) }
-        return true
+        return nil
     }
 
     static func check(inputs: [String], options: Options) -> FailureKind? {
-        guard let survey = checkedSurvey(inputs: inputs, options: options) else { return .noInput }
+        let survey: CatalogJob.Survey
+        switch checkedSurvey(inputs: inputs, options: options) {
+        case .success(let found): survey = found
+        case .failure(let stop): return stop.kind
+        }
         if let refused = refuseDrafts(survey) { return refused }
         let checked = job(inputs: inputs, options: options).check(survey)
         report(checked.failed)

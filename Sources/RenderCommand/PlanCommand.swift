@@ -10,7 +10,11 @@ import Timeline
 /// output's frames, format and expected size. It checks what `--check` checks, with its exit codes.
 enum PlanCommand {
     static func plan(inputs: [String], options: Options) -> FailureKind? {
-        guard let survey = CatalogCommand.checkedSurvey(inputs: inputs, options: options) else { return .noInput }
+        let survey: CatalogJob.Survey
+        switch CatalogCommand.checkedSurvey(inputs: inputs, options: options) {
+        case .success(let found): survey = found
+        case .failure(let stop): return stop.kind
+        }
         // one recipe file: the output goes where `render RECIPE [-o FILE]` would put it; a folder: into the bundle
         var isFolder: ObjCBool = false
         let single = inputs.count == 1 && !(FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isFolder) && isFolder.boolValue)

@@ -25,6 +25,8 @@ enum CueSheetSchema {
     }
 
     static let frame: SchemaJSON = ["type": "integer", "minimum": 0]
+    /// A well-formed BCP 47 tag in the sense of CadenceCues' `LocaleTag.isWellFormed(_:)`.
+    static let localeTag = "^(?:[A-Za-z]{2,8}|[xXiI]-[A-Za-z0-9]{1,8})(?:-[A-Za-z0-9]{1,8})*$"
     static let seconds: SchemaJSON = ["type": "number", "minimum": 0]
     static let index: SchemaJSON = ["type": "integer", "minimum": 0]
 
@@ -45,12 +47,14 @@ enum CueSheetSchema {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "https://cadence.invalid/schema/cues.schema.json",
             "$comment": .string(SchemaFiles.generatedComment),
-            "title": "Cadence cue sheet (cues-v1, cues-v1.1)",
+            "title": "Cadence cue sheet (cues-v1, cues-v1.1, cues-v1.2)",
             "description": .string(
                 "The JSON beside every rendered track (out.flac → out.cues.json): its phases in frames, so a player shows "
                     + "the phase at the audio's own playback position. Frames are the truth; seconds are frame / sample_rate. "
                     + "Version 1 may gain keys: a reader ignores keys it does not know, so every object here allows more. "
-                    + "Version 1.1 adds the voice prompts, segment, name and ramp to sections, and segment and length to phases."),
+                    + "Version 1.1 adds the voice prompts, segment, name and ramp to sections, and segment and length to phases. "
+                    + "Version 1.2 adds session and locale, for a recipe with locales, and guide (top level and per phase), for "
+                    + "a track with breath guidance."),
         ] as SchemaJSON).merging(object(CueSheet.Key.self, sheet))
     }
 
@@ -59,7 +63,8 @@ enum CueSheetSchema {
         case .format: Property("Always session-cues.", ["const": "session-cues"])
         case .version:
             Property(
-                "The cue sheet version: 1, or 1.1 for a sheet with cues-v1.1 keys (a recipe with voice, program, ramp or ticks); a "
+                "The cue sheet version: 1, 1.1 for a sheet with cues-v1.1 keys (a recipe with voice, program, ramp or ticks), or 1.2 "
+                    + "for one with cues-v1.2 keys (session and locale: a recipe with locales); a "
                     + "1.x minor may add keys, and readers ignore keys they do not know. Removing a key or changing its "
                     + "meaning needs version 2.",
                 ["type": "number", "minimum": 1, "exclusiveMaximum": 2])
@@ -67,6 +72,16 @@ enum CueSheetSchema {
             Property(
                 "The track's id (the recipe's): letters, digits, '.', '_' or '-', starting with a letter or digit.",
                 ["type": "string", "pattern": .string(Grammar.id)])
+        case .session:
+            Property(
+                "cues-v1.2: the recipe's id, the session this track is a rendition of; only for a recipe with locales "
+                    + "(then with locale), left out otherwise.",
+                ["type": "string", "pattern": .string(Grammar.id)], required: false)
+        case .locale:
+            Property(
+                "cues-v1.2: the rendition's BCP 47 language tag as the recipe's locales writes it (en, de, pt-BR); only for a "
+                    + "recipe with locales (then with session), left out otherwise. The sheet's texts are in this language.",
+                ["type": "string", "pattern": .string(localeTag)], required: false)
         case .title: Property("Shown to the listener.", ["type": "string"])
         case .category: Property("The catalog group; null (or left out) when the recipe gives none.", ["type": ["string", "null"]], required: false)
         case .audio:
@@ -75,6 +90,20 @@ enum CueSheetSchema {
             Property(
                 (["description": "The pattern's cycle, as the recipe gave it."] as SchemaJSON).merging(object(CueSheet.PatternInfo.Key.self, pattern))
             )
+        case .guide:
+            Property(
+                [
+                    "description": .string(
+                        "cues-v1.2: the breath envelope's shape, only when the track has breath guidance (recipe-v1.2 § Breath guidance); "
+                            + "every phase then has its guide, and a player computes E(frame) from them, the intro and the outro's fall."),
+                    "type": "object", "required": ["shape"],
+                    "properties": [
+                        "shape": [
+                            "description": "How E moves inside a rising or falling phase.",
+                            "enum": .array(BreathShape.allCases.map { .string($0.rawValue) }),
+                        ]
+                    ],
+                ], required: false)
         case .sections:
             Property(
                 "intro, practice and outro in order; a section of zero length may be left out. cues-v1.1: a program "
@@ -189,6 +218,10 @@ enum CueSheetSchema {
         case .cycle: Property("Which cycle the phase belongs to, from 0.", index)
         case .kind: Property("The phase kind.", ["type": "string", "pattern": .string(Grammar.kind)])
         case .label: Property("Shown to the listener.", ["type": "string"])
+        case .guide:
+            Property(
+                "cues-v1.2: how the phase moves the breath envelope; given exactly when the sheet has a top-level guide.",
+                ["enum": .array(BreathGuide.allCases.map { .string($0.rawValue) })], required: false)
         case .length:
             Property(
                 "cues-v1.1: the phase's own exact length in seconds (with a ramp it differs from pattern.phases).",

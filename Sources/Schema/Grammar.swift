@@ -215,6 +215,8 @@ enum Grammar {
     static let promptText = #"^(?=.*[^ \t])[^\x00-\x1f\x7f-\x9f\u2028\u2029]+$"#
     /// An espeak-ng voice name: 2 to 32 letters, digits and '-', from a letter.
     static let draftVoice = #"^[A-Za-z][A-Za-z0-9-]{1,31}$"#
+    /// A BCP 47 tag's shape (`LanguageTag` checks the rest): a language of 2 to 8 letters, then subtags of 1 to 8 letters and digits.
+    static let languageTag = #"^[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8})*$"#
 
     // MARK: - Voice (Units.voiceLevel, Units.duckDepth, Units.promptTime)
 

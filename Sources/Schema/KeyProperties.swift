@@ -233,6 +233,19 @@ extension RecipeSchema {
                 "type": "string",
                 "pattern": .string(Grammar.draftVoice),
             ]
+        case .languageTag:
+            return [
+                "$comment": "The reader checks the tag's syntax in full (RFC 5646 langtag).",
+                "title": "a BCP 47 language tag like en, de, pt-BR or zh-Hans", "type": "string",
+                "pattern": .string(Grammar.languageTag),
+            ]
+        case .localeTexts:
+            return [
+                "$comment": "Each key is a locale of 'locales:' (all of them, ignoring case); the reader checks that.",
+                "title": "a mapping from locale to text", "type": "object", "minProperties": 1,
+                "propertyNames": ["pattern": .string(Grammar.languageTag)],
+                "additionalProperties": ["type": "string", "minLength": 1],
+            ]
         case .phaseKind:
             return [
                 "title": "a phase kind (a lowercase word: letters, digits, '_') other than start and end", "type": "string",
@@ -275,9 +288,11 @@ extension RecipeSchema {
             "voice": "voice", "voice.prompts[]": "prompt", "output": "output", "pattern.phases[]": "phase", "cues.<kind>": "cue",
         ]
         if let name = defs[path] { return ["$ref": .string("#/$defs/\(name)")] }
+        // a key the author names (`guide.<kind>`): any other key takes that row's value
+        let named = RecipeKeys.rows(in: path).first(where: \.isPlaceholder).map(property)
         return [
             "type": "object",
-            "additionalProperties": false,
+            "additionalProperties": named ?? .bool(false),
             "required": .strings(RecipeKeys.rows(in: path).filter { $0.presence == .required }.map(\.name)),
             "properties": properties(path),
         ]

@@ -12,6 +12,10 @@ public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
     case waveform
     /// WebVTT captions of the voice prompts, one cue per prompt with its text: `<stem>.captions.vtt` (cues-v1.1).
     case captions
+    /// Core Haptics' AHAP pattern for iOS, from the breath envelope and the cues: `<stem>.ahap` (cues-v1.2).
+    case ahap
+    /// The Android vibration waveform (`VibrationEffect.createWaveform`): `<stem>.haptics.json` (cues-v1.2).
+    case haptics
 
     /// The file name suffix that replaces the audio file's extension.
     public var suffix: String {
@@ -20,6 +24,8 @@ public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
         case .chapters: ".chapters.json"
         case .waveform: ".svg"
         case .captions: ".captions.vtt"
+        case .ahap: ".ahap"
+        case .haptics: ".haptics.json"
         }
     }
 
@@ -30,6 +36,9 @@ public enum SidecarKind: String, CaseIterable, Sendable, Comparable {
 
     /// An unknown word in a sidecar list.
     public struct UnknownKind: Error, Sendable { public let word: String }
+
+    /// The kinds written from the haptic steps (`HapticSteps`) rather than from the cue sheet alone.
+    public var isHaptic: Bool { self == .ahap || self == .haptics }
 
     /// Parses `vtt,chapters` (also `all` and `none`).
     public static func parseList(_ text: String) throws(UnknownKind) -> Set<SidecarKind> {

@@ -64,8 +64,9 @@ struct AppCatalogTests {
         let manifest = try #require(try Manifest.read(folder: dist))
         let catalog = try Self.decode(folder: dist)
 
-        #expect(catalog.tracks.map(\.id) == manifest.tracks.map(\.id))
-        #expect(catalog.tracks.map(\.id) == ["calm-sigh", "deep-focus", "night-drift"])
+        // the manifest and the app's catalog in catalog order (sessions by sort_order: 10, 20, none)
+        #expect(manifest.tracks.map(\.id) == ["deep-focus", "calm-sigh", "night-drift"])
+        #expect(catalog.tracks.map(\.id) == ["deep-focus", "calm-sigh", "night-drift"])
         for (track, entry) in zip(catalog.tracks, manifest.tracks) {
             #expect(track.id == entry.id)
             #expect(track.title == entry.title)
@@ -91,11 +92,11 @@ struct AppCatalogTests {
             #expect(try CueTimeline(sheet).duration == track.duration)
         }
         // what the recipes say, through the renderer and back
-        #expect(catalog.tracks.map(\.delivery) == [.bundled, .onDemand, .bundled])
-        #expect(catalog.tracks.map(\.sortOrder) == [20, 10, nil])
-        #expect(catalog.tracks.map(\.premium) == [false, true, false])
-        #expect(catalog.tracks.map(\.file) == ["calm-sigh.flac", "deep-focus.flac", "night-drift.wav"])
-        #expect(catalog.tracks.map(\.duration) == [4, 3, 2])
+        #expect(catalog.tracks.map(\.delivery) == [.onDemand, .bundled, .bundled])
+        #expect(catalog.tracks.map(\.sortOrder) == [10, 20, nil])
+        #expect(catalog.tracks.map(\.premium) == [true, false, false])
+        #expect(catalog.tracks.map(\.file) == ["deep-focus.flac", "calm-sigh.flac", "night-drift.wav"])
+        #expect(catalog.tracks.map(\.duration) == [3, 4, 2])
         #expect(catalog.bundle == TrackCatalog.BundleInfo(bytes: manifest.bundledBytes, budget: manifest.budget))
         #expect(catalog.bundle.budget == 80_000_000)
         #expect(catalog.bundle.bytes == catalog.tracks.filter { $0.delivery == .bundled }.reduce(0) { $0 + $1.bytes })

@@ -206,8 +206,19 @@ func verifyOutput(_ output: String, of catalog: TestCatalog, tracks expected: [T
     #expect(manifest.format == "cadence-catalog", sourceLocation: sourceLocation)
     #expect(manifest.version == 1, sourceLocation: sourceLocation)
     let ids = manifest.tracks.map(\.id)
-    #expect(ids == tracks.map(\.id).sorted(), "manifest ids \(ids)", sourceLocation: sourceLocation)
-    #expect(ids == ids.sorted() && Set(ids).count == ids.count, "entries not sorted by id: \(ids)", sourceLocation: sourceLocation)
+    // catalog order (recipe-v1.2 § Sessions in the catalog): each of these recipes is a session of one track, so by
+    // sort_order (none last), then title, then id
+    let catalogOrder = tracks.sorted { a, b in
+        (a.sortOrder, a.title, a.id) < (b.sortOrder, b.title, b.id)
+    }
+    #expect(ids == catalogOrder.map(\.id), "manifest ids \(ids)", sourceLocation: sourceLocation)
+    #expect(Set(ids).count == ids.count, "an id twice: \(ids)", sourceLocation: sourceLocation)
+    let sessions = tracks.map {
+        CatalogManifest.Session(id: $0.id, title: $0.title, category: $0.category, premium: $0.premium, sortOrder: $0.sortOrder, tracks: [$0.id])
+    }
+    #expect(
+        manifest.sessions == catalogOrder.compactMap { t in sessions.first { $0.id == t.id } }, "sessions \(manifest.sessions)",
+        sourceLocation: sourceLocation)
     for (index, raw) in try CatalogManifest.rawEntries(manifestPath).enumerated() {
         let missing = CatalogManifest.entryKeys.filter { raw[$0] == nil }
         #expect(missing.isEmpty, "entry \(index) lacks \(missing)", sourceLocation: sourceLocation)
@@ -224,6 +235,7 @@ func verifyOutput(_ output: String, of catalog: TestCatalog, tracks expected: [T
         #expect(entry.category == track.category, sourceLocation: sourceLocation)
         #expect(entry.premium == track.premium, sourceLocation: sourceLocation)
         #expect(entry.sortOrder == track.sortOrder, sourceLocation: sourceLocation)
+        #expect(entry.session == track.id && entry.locale == nil, sourceLocation: sourceLocation)
         #expect(entry.sampleRate == track.sampleRate, "\(track.id)", sourceLocation: sourceLocation)
         #expect(entry.frames == track.frames, "\(track.id): \(entry.frames) frames, expected \(track.frames)", sourceLocation: sourceLocation)
         #expect(abs(entry.duration - track.seconds) < 1e-6, "\(track.id): duration \(entry.duration)", sourceLocation: sourceLocation)

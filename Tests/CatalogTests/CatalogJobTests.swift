@@ -62,14 +62,20 @@ import Testing
         output: { format: wav, loudness: off }
         """
 
-    @Test("a recipe's variants share its warnings, each reported once; refusing drafts turns the draft's warning into one refusal")
+    @Test(
+        "each variant warns of its own drafts, named, and shares the recipe's other warnings; refusing drafts turns the drafts' warnings into one refusal"
+    )
     func warningsAndDrafts() throws {
         let folder = try TempFolder("catalog-survey")
         _ = try folder.write(Self.recipe, to: "recipes/calm.yml")
         let job = CatalogJob(inputs: [folder.file("recipes")], output: folder.file("dist"))
         let survey = job.survey(checkOnly: true)
         #expect(survey.plan.tracks.count == 2 && !survey.foundNothing, "\(survey.plan.failures)")
-        #expect(survey.warnings.count == 1 && survey.warnings.first?.setting?.words == .draftsCanBeRefused, "\(survey.warnings)")
+        // recipe-v1.2 § Drafts made visible: every rendition warns of its drafts
+        #expect(
+            survey.warnings.map { String($0.message.prefix(30)) } == ["variant 'calm-5s': voice.promp", "variant 'calm-9s': voice.promp"],
+            "\(survey.warnings)")
+        #expect(survey.warnings.allSatisfy { $0.setting?.words == .draftsCanBeRefused }, "\(survey.warnings)")
         #expect(survey.draftsRefused.isEmpty && !survey.keepsEveryTrack)
 
         var refusing = job

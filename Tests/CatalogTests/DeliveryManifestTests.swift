@@ -13,6 +13,24 @@ let deliveryManifest = """
         "bytes": 123456,
         "budget": 80000000
       },
+      "sessions": [
+        {
+          "id": "alpha",
+          "title": "Alpha",
+          "category": "Focus",
+          "premium": false,
+          "sort_order": 10,
+          "tracks": ["alpha"]
+        },
+        {
+          "id": "bravo",
+          "title": "Bravo",
+          "category": "Sleep",
+          "premium": true,
+          "sort_order": 20,
+          "tracks": ["bravo"]
+        }
+      ],
       "tracks": [
         {
           "id": "alpha",
@@ -24,6 +42,10 @@ let deliveryManifest = """
           "sidecars": ["alpha.svg"],
           "premium": false,
           "sort_order": 10,
+          "session": "alpha",
+          "locale": null,
+          "variant": null,
+          "drafts": 0,
           "delivery": "bundled",
           "frames": 192000,
           "sample_rate": 48000,
@@ -43,6 +65,10 @@ let deliveryManifest = """
           "sidecars": ["bravo.svg"],
           "premium": true,
           "sort_order": 20,
+          "session": "bravo",
+          "locale": null,
+          "variant": null,
+          "drafts": 0,
           "delivery": "on-demand",
           "frames": 288000,
           "sample_rate": 48000,

@@ -197,27 +197,32 @@ struct DraftWarningTests {
         output: { sample_rate: 22050, channels: 1 }
         """
 
-    /// The warning for prompt `number` of `file`, at the prompt's item (its `{`).
-    static func warning(_ file: String, _ recipe: String, prompt number: Int, text: String) -> String {
+    /// The warning for prompt `number` of `file`, at the prompt's item (its `{`), as the rendition `variant` reports it.
+    static func warning(_ file: String, _ recipe: String, prompt number: Int, text: String, variant: String? = nil) -> String {
         let at = position(of: "- {", in: recipe, occurrence: number + 1)!
-        return "\(file):\(at.line):\(at.column + 2): warning: voice.prompts.\(number): a draft: espeak-ng ('en-us') speaks '\(text)' "
+        return
+            "\(file):\(at.line):\(at.column + 2): warning: \(variant.map { "variant '\($0)': " } ?? "")voice.prompts.\(number): a draft: espeak-ng ('en-us') speaks '\(text)' "
             + "in place of a recording; record it and give the prompt its 'file:' (render --no-drafts refuses drafts)"
     }
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
 
-    @Test("render, --check and a catalog print each draft prompt once as a located warning and still exit 0; --no-drafts prints errors instead")
+    @Test(
+        "render, --check and a catalog print each draft prompt of every rendition once, named, as a located warning and still exit 0; --no-drafts prints errors instead"
+    )
     func warnedOnce() throws {
         let folder = try DraftVoiceEndToEndTests.folder("draft-warnings")
         let recipe = try folder.write(Self.variants, to: "recipes/drafty.yml")
-        let hello = Self.warning("drafty.yml", Self.variants, prompt: 0, text: "Hello")
-        let goodbye = Self.warning("drafty.yml", Self.variants, prompt: 2, text: "Goodbye")
+        // recipe-v1.2 § Drafts made visible: a warning per draft prompt of every rendition
+        let hello = ["drafty-20s", "drafty-30s"].map { Self.warning("drafty.yml", Self.variants, prompt: 0, text: "Hello", variant: $0) }
+        let goodbye = ["drafty-20s", "drafty-30s"].map { Self.warning("drafty.yml", Self.variants, prompt: 2, text: "Goodbye", variant: $0) }
         let single = try runRender([recipe, "-o", folder.file("out/drafty.flac"), "-q"])
         let checked = try runRender(["--check", recipe])
         let catalog = try runRender([folder.file("recipes"), "-o", folder.file("dist")])
         for (name, result) in [("render", single), ("--check", checked), ("catalog", catalog)] {
             #expect(result.status == 0, "\(name): \(result)")
-            #expect(Self.count(hello, in: result.stderr) == 1 && Self.count(goodbye, in: result.stderr) == 1, "\(name): \(result.stderr)")
+            for warning in hello + goodbye { #expect(Self.count(warning, in: result.stderr) == 1, "\(name): \(warning) in \(result.stderr)") }
+            #expect(Self.count(": warning: ", in: result.stderr) == 4, "\(name): \(result.stderr)")
             #expect(!result.stderr.contains("voice.prompts.1"), "\(name): the recorded prompt is no draft: \(result.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: folder.file("out/drafty-20s.flac")))
@@ -225,6 +230,13 @@ struct DraftWarningTests {
         #expect(
             catalog.stdout.contains("drafts       2 tracks with draft prompts, spoken by espeak-ng (render --no-drafts refuses them)\n"),
             "\(catalog.stdout)")
+        // catalog.json counts each track's drafts (two prompts each), in one session, shortest first
+        let manifest = try CatalogManifest.read(folder.file("dist/catalog.json"))
+        #expect(manifest.tracks.map(\.id) == ["drafty-20s", "drafty-30s"])
+        #expect(manifest.tracks.map(\.drafts) == [2, 2] && manifest.tracks.allSatisfy { $0.session == "drafty" && $0.locale == nil })
+        #expect(manifest.sessions.map(\.id) == ["drafty"] && manifest.sessions.first?.tracks == ["drafty-20s", "drafty-30s"])
+        let raw = try String(contentsOfFile: folder.file("dist/catalog.json"), encoding: .utf8)
+        #expect(raw.contains("\"variant\": {\"duration\": 20.0},") && raw.contains("\"variant\": {\"duration\": 30.0},"), "\(raw)")
         let refused = try runRender([folder.file("recipes"), "-o", folder.file("dist"), "--no-drafts"])
         #expect(refused.status == 65 && !refused.stderr.contains("warning:"), "\(refused)")
         #expect(Self.count("drafty.yml:6:7: error: voice.prompts.0", in: refused.stderr) == 1, "\(refused.stderr)")
@@ -238,6 +250,7 @@ struct DraftWarningTests {
                 + "output: { sample_rate: 22050, channels: 1 }\n", to: "recipes/recorded.yml")
         let catalog = try runRender([folder.file("recipes"), "-o", folder.file("dist")])
         #expect(catalog.status == 0 && !catalog.stdout.contains("drafts") && !catalog.stderr.contains("warning"), "\(catalog)")
+        #expect(try CatalogManifest.read(folder.file("dist/catalog.json")).tracks.map(\.drafts) == [0])
     }
 
     @Test(

@@ -155,7 +155,10 @@ struct FaultTests {
 
         """
     static let steadyFrames: Int64 = 6 * 48000
-    static let steadyFiles = ["steady.captions.vtt", "steady.chapters.json", "steady.cues.json", "steady.flac", "steady.svg", "steady.vtt"]
+    static let steadyFiles = [
+        "steady.ahap", "steady.captions.vtt", "steady.chapters.json", "steady.cues.json", "steady.flac", "steady.haptics.json", "steady.svg",
+        "steady.vtt",
+    ]
     /// The steady render's files with `-o steady.<format>`.
     static func steadyFiles(_ format: KillFormat) -> [String] {
         steadyFiles.map { $0 == "steady.flac" ? "steady.\(format.rawValue)" : $0 }.sorted()

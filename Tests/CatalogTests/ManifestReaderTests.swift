@@ -19,6 +19,62 @@ let referenceManifest = """
         "bytes": 123456,
         "budget": null
       },
+      "sessions": [
+        {
+          "id": "alpha",
+          "title": "Alpha",
+          "category": "Focus",
+          "premium": false,
+          "sort_order": 10,
+          "tracks": ["alpha"]
+        }
+      ],
+      "tracks": [
+        {
+          "id": "alpha",
+          "title": "Alpha",
+          "category": "Focus",
+          "duration": 4.0,
+          "file": "alpha.flac",
+          "cues": "alpha.cues.json",
+          "sidecars": ["alpha.vtt", "alpha.svg"],
+          "premium": false,
+          "sort_order": 10,
+          "session": "alpha",
+          "locale": null,
+          "variant": null,
+          "drafts": 0,
+          "delivery": "bundled",
+          "frames": 192000,
+          "sample_rate": 48000,
+          "sha256": "d21e606139e1dba6bd3a90ce5446641e512a792835ccbcf9119762290320af8f",
+          "bytes": 123456,
+          "loudness_lufs": -16.0,
+          "true_peak_dbtp": -1.32,
+          "fingerprint": "bc4decdf1b52c7429d4dbd8f2dd621050093eb691194b0c6f8346093fc463a8c"
+        }
+      ]
+    }
+
+    """
+
+/// `referenceManifest` as a Cadence before sessions (issue 32) wrote it: no `sessions`, no track `session`, `locale`, `variant`, `drafts`.
+let legacyManifest = """
+    {
+      "format": "cadence-catalog",
+      "version": 1,
+      "shard": {
+        "index": 1,
+        "count": 2,
+        "catalog": [
+          "alpha",
+          "bravo"
+        ]
+      },
+      "bundle": {
+        "bytes": 123456,
+        "budget": null
+      },
       "tracks": [
         {
           "id": "alpha",
@@ -46,11 +102,32 @@ let referenceManifest = """
 
 /// The keys of a track entry in `referenceManifest`, in order, and those that may be null or absent.
 let referenceEntryKeys = [
-    "id", "title", "category", "duration", "file", "cues", "sidecars", "premium", "sort_order", "delivery", "frames", "sample_rate", "sha256",
+    "id", "title", "category", "duration", "file", "cues", "sidecars", "premium", "sort_order", "session", "locale", "variant", "drafts",
+    "delivery", "frames", "sample_rate", "sha256",
     "bytes",
     "loudness_lufs", "true_peak_dbtp", "fingerprint",
 ]
-let optionalEntryKeys: Set<String> = ["category", "sidecars", "sort_order", "delivery", "loudness_lufs", "true_peak_dbtp"]
+/// The keys of a track its session repeats (cues-v1.2: a session has its first track's).
+let sessionRepeats: Set<String> = ["category", "sort_order"]
+let optionalEntryKeys: Set<String> = ["category", "sidecars", "sort_order", "locale", "variant", "delivery", "loudness_lufs", "true_peak_dbtp"]
+
+/// `text` with `old` replaced by `new` in its tracks only (after `"tracks": [`) when they hold it, else everywhere:
+/// a session repeats some keys of its first track (`title`, `premium`…), and a case changes the track's.
+func replacingInTracks(_ text: String, _ old: String, _ new: String) -> String {
+    guard let tracks = text.range(of: "\"tracks\": ["), text.range(of: old, range: tracks.upperBound..<text.endIndex) != nil else {
+        return text.replacingOccurrences(of: old, with: new)
+    }
+    return String(text[..<tracks.upperBound]) + text[tracks.upperBound...].replacingOccurrences(of: old, with: new)
+}
+
+/// The place of `mark` in the tracks of `text` when they hold it, else its first place.
+func placeInTracks(of mark: String, in text: String) -> (line: Int, column: Int)? {
+    if let tracks = text.range(of: "\"tracks\": ["), text.range(of: mark, range: tracks.upperBound..<text.endIndex) != nil {
+        let before = text[..<tracks.upperBound].components(separatedBy: mark).count - 1
+        return position(of: mark, in: text, occurrence: before + 1)
+    }
+    return position(of: mark, in: text)
+}
 
 /// The diagnostics of decoding `text` as `m.json`, one line each; empty when it decodes.
 func manifestErrors(_ text: String) -> [String] {
@@ -103,7 +180,9 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
             says: "expected 'alpha.cues.json', the track's own id, found '../alpha.cues.json'"),
         BadManifest(
             "a sidecar with ../", "\"alpha.svg\"]", "\"../alpha.svg\"]", path: "tracks[0].sidecars[1]", mark: "\"alpha.vtt\", ",
-            says: "expected one of 'alpha.vtt', 'alpha.chapters.json', 'alpha.svg', 'alpha.captions.vtt' (the track's own id), found '../alpha.svg'"),
+            says:
+                "expected one of 'alpha.vtt', 'alpha.chapters.json', 'alpha.svg', 'alpha.captions.vtt', 'alpha.ahap', 'alpha.haptics.json' (the track's own id), found '../alpha.svg'"
+        ),
         BadManifest(
             "a sidecar listed twice", "\"alpha.svg\"]", "\"alpha.vtt\" ]", path: "tracks[0].sidecars[1]", mark: "\"alpha.vtt\", ",
             says: "expected each sidecar once, found 'alpha.vtt' again"),
@@ -148,9 +227,9 @@ struct BadManifest: Sendable, CustomTestStringConvertible {
         field("sample_rate", "sample rate 0", from: "48000", to: "0", says: "expected a sample rate in Hz from 8000 to 384000, found 0"),
         // the track's bytes, not the bundle's (its line holds the same text, less indented)
         BadManifest(
-            "bytes 0", "      \"bytes\": 123456", "      \"bytes\": 0", path: "tracks[0].bytes", at: (31, 16),
+            "bytes 0", "      \"bytes\": 123456", "      \"bytes\": 0", path: "tracks[0].bytes", at: (45, 16),
             says: "expected a size in bytes from 1 to 2199023255552, found 0"),
-        BadManifest("bytes 1e30", "      \"bytes\": 123456", "      \"bytes\": 1e30", path: "tracks[0].bytes", at: (31, 16), says: "found 1e30"),
+        BadManifest("bytes 1e30", "      \"bytes\": 123456", "      \"bytes\": 1e30", path: "tracks[0].bytes", at: (45, 16), says: "found 1e30"),
         field("sha256", "sha256 in upper case", from: "\"d21e", to: "\"D21E", says: "expected a SHA-256 as 64 lower-case hex digits, found 'D21E"),
         field(
             "sha256", "sha256 too short", from: "\"d21e606139e1dba6", to: "\"d21e6061\", \"x\": \"",
@@ -203,9 +282,9 @@ struct ManifestReaderTests {
     @Test("each refused change is reported once, at its line and column, with its key path, on one line", arguments: BadManifest.all)
     func refused(_ c: BadManifest) throws {
         #expect(referenceManifest.contains(c.old), "the case does not apply: \(c.old)")
-        let text = referenceManifest.replacingOccurrences(of: c.old, with: c.new)
+        let text = replacingInTracks(referenceManifest, c.old, c.new)
         let errors = manifestErrors(text)
-        let place = try c.place ?? #require(position(of: c.mark, in: text).map { ($0.line, $0.column + c.mark.count) }, "no \(c.mark)")
+        let place = try c.place ?? #require(placeInTracks(of: c.mark, in: text).map { ($0.line, $0.column + c.mark.count) }, "no \(c.mark)")
         let prefix = "m.json:\(place.line):\(place.column): error: \(c.path): "
         #expect(errors.count == 1, "\(errors)")
         #expect(errors.first?.hasPrefix(prefix) == true, "expected \(prefix)…, got \(errors)")
@@ -216,13 +295,18 @@ struct ManifestReaderTests {
     @Test("the entry keys are those the writer writes, and every one is read with its type", arguments: referenceEntryKeys)
     func everyKeyIsRead(_ key: String) throws {
         #expect(Manifest.EntryKey.allCases.map(\.rawValue) == referenceEntryKeys)
-        let line = try #require(referenceManifest.split(separator: "\n").first { $0.hasPrefix("      \"\(key)\": ") })
-        // an object where the value belongs: refused at the key, so the reader reads it
-        let wrong = referenceManifest.replacingOccurrences(of: line, with: "      \"\(key)\": {}" + (line.hasSuffix(",") ? "," : ""))
+        let line = try #require(referenceManifest.split(separator: "\n").last { $0.hasPrefix("      \"\(key)\": ") })
+        // an object where the value belongs (an array for `variant`, an object): refused at the key, so the reader reads it
+        let wrongValue = key == "variant" ? "[]" : "{}"
+        let wrong = replacingInTracks(referenceManifest, String(line), "      \"\(key)\": \(wrongValue)" + (line.hasSuffix(",") ? "," : ""))
         let errors = manifestErrors(wrong)
         #expect(errors.count == 1 && errors[0].contains(": error: tracks[0].\(key): expected "), "\(key): \(errors)")
         // absent: an error for a required key, at the track's '{'; null for an optional one
-        let without = referenceManifest.replacingOccurrences(of: line + "\n", with: "").replacingOccurrences(of: ",\n    }", with: "\n    }")
+        // (a key its session repeats goes from both, or the session is refused for differing from its track)
+        let without =
+            (sessionRepeats.contains(key)
+            ? referenceManifest.replacingOccurrences(of: line + "\n", with: "") : replacingInTracks(referenceManifest, line + "\n", ""))
+            .replacingOccurrences(of: ",\n    }", with: "\n    }")
         if optionalEntryKeys.contains(key) {
             let manifest = try Manifest.decode(Array(without.utf8), file: "m.json")
             // absent: sidecars are left out, a delivery is bundled (an older manifest), the others null
@@ -230,7 +314,7 @@ struct ManifestReaderTests {
             #expect(manifest.jsonText().contains(written))
             #expect(!(key == "sidecars" && manifest.jsonText().contains("\"sidecars\"")))
         } else {
-            #expect(manifestErrors(without) == ["m.json:17:5: error: tracks[0].\(key): missing (a required key)"])
+            #expect(manifestErrors(without) == ["m.json:27:5: error: tracks[0].\(key): missing (a required key)"])
         }
     }
 

@@ -70,6 +70,19 @@ struct RenderedShards {
         return (index + 1, line.distance(from: line.startIndex, to: range.upperBound) + 1)
     }
 
+    /// The manifest of shard 1 with the value of the first session's `"key": ` line replaced by `json`.
+    func setSession(_ key: String, to json: String) throws {
+        var lines = try String(contentsOfFile: manifest, encoding: .utf8).components(separatedBy: "\n")
+        let marker = "\"\(key)\": "
+        let from = lines.firstIndex { $0.contains("\"sessions\": [") } ?? 0
+        guard let index = lines[from...].firstIndex(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix(marker) }),
+            let range = lines[index].range(of: marker)
+        else { throw TestFailure("no session's \(marker) in \(manifest)") }
+        let line = lines[index]
+        lines[index] = String(line[..<range.upperBound]) + json + (line.hasSuffix(",") ? "," : "")
+        try lines.joined(separator: "\n").write(toFile: manifest, atomically: false, encoding: .utf8)
+    }
+
     /// Where the value of the first `"key": ` line starts, without changing it.
     func place(of key: String) throws -> (line: Int, column: Int) {
         let text = try String(contentsOfFile: manifest, encoding: .utf8)
@@ -178,8 +191,25 @@ struct Tamper: Sendable, CustomTestStringConvertible {
         Tamper(label: "true_peak_dbtp -200", status: 65, key: "tracks[0].true_peak_dbtp") { s in
             try s.setFirst("true_peak_dbtp", to: "-200.0")
         },
-        Tamper(label: "another title", status: 65, key: "tracks[0].title") { s in try s.setFirst("title", to: "\"Another Title\"") },
-        Tamper(label: "another category", status: 65, key: "tracks[0].category") { s in try s.setFirst("category", to: "\"Elsewhere\"") },
+        // its session's too, so that only the cue sheet can tell
+        Tamper(label: "another title", status: 65, key: "tracks[0].title") { s in
+            try s.setSession("title", to: "\"Another Title\"")
+            return try s.setFirst("title", to: "\"Another Title\"")
+        },
+        Tamper(label: "another category", status: 65, key: "tracks[0].category") { s in
+            try s.setSession("category", to: "\"Elsewhere\"")
+            return try s.setFirst("category", to: "\"Elsewhere\"")
+        },
+        // cues-v1.2: drafts against the cue sheet, the session against the sessions, a catalog.json from before sessions
+        Tamper(label: "drafts not the cue sheet's", status: 65, key: "tracks[0].drafts") { s in try s.setFirst("drafts", to: "3") },
+        Tamper(label: "a track naming another session", status: 65, key: "tracks[0].session") { s in
+            try s.setFirst("session", to: "\"elsewhere\"")
+        },
+        Tamper(label: "a catalog.json written before sessions", status: 65, key: "sessions") { s in
+            let text = try String(contentsOfFile: s.manifest, encoding: .utf8)
+            try SessionEndToEndTests.older(text).write(toFile: s.manifest, atomically: false, encoding: .utf8)
+            return (1, 1)
+        },
         Tamper(label: "a duplicate key", status: 65, key: "tracks[0].premium") { s in
             guard let premium = try s.firstTrack()["premium"] as? Bool else { throw TestFailure("no premium in \(s.manifest)") }
             let value = premium ? "true" : "false"

@@ -33,9 +33,12 @@ struct PreviewBundleTests {
     }
 
     /// Runs the checker on `page` with probes; returns its JSON report.
-    static func check(_ page: String, probes: [(String, Double)]) throws -> (status: Int32, report: [String: Any], raw: String) {
+    static func check(_ page: String, choose: [String] = [], probes: [(String, Double)]) throws -> (
+        status: Int32, report: [String: Any], raw: String
+    ) {
         let script = repositoryRoot + "/scripts/preview-check.py"
         var arguments = [script, page]
+        for id in choose { arguments += ["--choose", id] }
         for (id, t) in probes { arguments += ["--probe", "\(id)=\(t)"] }
         let result = try run(try python(), arguments)
         let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
@@ -98,5 +101,104 @@ struct PreviewBundleTests {
         #expect(after[0]["cue_status"] as? String == "error")
         #expect((after[0]["cue_error"] as? String)?.contains("version 2") == true, "\(after[0])")
         #expect(after[1]["cue_status"] as? String == "ok" && after[1]["label"] as? String == "Breathe Out")
+    }
+
+    /// recipe-v1.2 § Sessions in the catalog: a recipe's lengths share one card; picking a length in Chromium shows that
+    /// rendition, whose audio loads (its file, its length) and whose ring follows its own cue sheet.
+    @Test("a session's card: switching length loads the right audio and the right cue sheet, and its ring follows it")
+    func sessionCard() throws {
+        guard which("chromium") != nil else {
+            Issue.record("chromium is not installed: run scripts/setup.sh (CI does)")
+            return
+        }
+        let folder = try TempFolder("preview-session")
+        try folder.write(
+            "id: morning\ntitle: Morning Box\ncategory: Breathe\nvariants: { duration: [32s, 16s] }\npattern: box\n"
+                + "output: { sample_rate: 8000, channels: 1, format: flac }\n", to: "recipes/morning.yml")
+        try folder.write(Self.recipe(id: "sigh-478", title: "4-7-8", category: "Breathe", pattern: "4-7-8"), to: "recipes/b.yml")
+        let dist = folder.file("dist")
+        let rendered = try runRender([folder.file("recipes"), "-o", dist, "-q"], in: folder.path)
+        try #require(rendered.status == 0, "\(rendered)")
+        let short = try readCueSheet(dist + "/morning-16s.cues.json"), long = try readCueSheet(dist + "/morning-32s.cues.json")
+        // 24 s: the middle of a phase of the 32 s rendition, after the end of the 16 s one
+        let at = 24.0
+        let frame = Int64(at * Double(long.audio.sampleRate))
+        let phase = try #require(long.phases.firstIndex { $0.startFrame <= frame && frame < $0.endFrame })
+
+        let (status, report, raw) = try Self.check(
+            dist + "/index.html", choose: ["morning-32s", "morning-16s", "morning-32s"], probes: [("morning-32s", at)])
+        #expect(status == 0, "\(raw)")
+        #expect((report["errors"] as? [Any])?.isEmpty == true, "console errors: \(report["errors"] ?? "?")")
+        let chosen = try #require(report["chosen"] as? [[String: Any]])
+        try #require(chosen.count == 3, "\(raw)")
+        for (k, (id, from, sheet)) in [
+            ("morning-32s", "morning-16s", long), ("morning-16s", "morning-32s", short), ("morning-32s", "morning-16s", long),
+        ]
+        .enumerated() {
+            let c = chosen[k]
+            #expect(c["from"] as? String == from && c["picker"] as? String == "pick-length", "\(c)")
+            #expect(c["shown"] as? [String] == [id] && c["chosen"] as? String == id, "\(c)")
+            #expect(c["audio_file"] as? String == id + ".flac", "\(c)")
+            #expect(abs((c["audio_duration"] as? Double ?? -1) - sheet.audio.duration) < 0.05, "\(c)")
+            #expect((c["cue_frames"] as? NSNumber)?.int64Value == sheet.audio.frames, "\(c)")
+            #expect(c["title"] as? String == "Morning Box")
+        }
+        let probes = try #require(report["probes"] as? [[String: Any]])
+        try #require(probes.count == 1, "\(raw)")
+        #expect(probes[0]["phase_index"] as? String == String(phase) && probes[0]["label"] as? String == long.phases[phase].label, "\(probes[0])")
+        // one card per session: the page has two
+        let html = try folder.read("dist/index.html")
+        #expect(html.components(separatedBy: "<div class=\"session\"").count - 1 == 2)
+    }
+
+    /// recipe-v1.2 § Locales and § Sessions: a recipe in two languages and two lengths is one card; in Chromium,
+    /// picking a language shows that locale's rendition (its title, its audio, its cue sheet's labels), and
+    /// picking a length keeps the language.
+    @Test("a localized session's card: switching language and length loads that rendition's audio, title and labels")
+    func localizedSessionCard() throws {
+        guard which("chromium") != nil else {
+            Issue.record("chromium is not installed: run scripts/setup.sh (CI does)")
+            return
+        }
+        let folder = try TempFolder("preview-locales")
+        try folder.write(
+            """
+            id: calm
+            locales: [en, de]
+            title: { en: Calm Box, de: Ruhige Box }
+            category: Breathe
+            variants: { duration: [32s, 16s] }
+            pattern:
+              phases:
+                - { kind: inhale, length: 4s, label: { en: Breathe In, de: Einatmen } }
+                - { kind: exhale, length: 4s, label: { en: Breathe Out, de: Ausatmen } }
+            output: { sample_rate: 8000, channels: 1, format: flac }
+
+            """, to: "recipes/calm.yml")
+        let dist = folder.file("dist")
+        let rendered = try runRender([folder.file("recipes"), "-o", dist, "-q"], in: folder.path)
+        try #require(rendered.status == 0, "\(rendered)")
+        let catalog = try folder.read("dist/catalog.json")
+        // the session lists its renditions by locale, then length
+        #expect(catalog.contains(#""tracks": ["calm-16s-en", "calm-32s-en", "calm-16s-de", "calm-32s-de"]"#), "\(catalog)")
+        let steps: [(id: String, picker: String, title: String, label: String)] = [
+            ("calm-16s-de", "pick-locale", "Ruhige Box", "Einatmen"), ("calm-32s-de", "pick-length", "Ruhige Box", "Einatmen"),
+            ("calm-32s-en", "pick-locale", "Calm Box", "Breathe In"),
+        ]
+        let (status, report, raw) = try Self.check(dist + "/index.html", choose: steps.map(\.id), probes: [("calm-32s-en", 0.5)])
+        #expect(status == 0, "\(raw)")
+        #expect((report["errors"] as? [Any])?.isEmpty == true, "console errors: \(report["errors"] ?? "?")")
+        let chosen = try #require(report["chosen"] as? [[String: Any]])
+        try #require(chosen.count == steps.count, "\(raw)")
+        for (c, step) in zip(chosen, steps) {
+            let sheet = try readCueSheet(dist + "/\(step.id).cues.json")
+            #expect(c["picker"] as? String == step.picker && c["chosen"] as? String == step.id && c["shown"] as? [String] == [step.id], "\(c)")
+            #expect(c["audio_file"] as? String == step.id + ".flac", "\(c)")
+            #expect((c["cue_frames"] as? NSNumber)?.int64Value == sheet.audio.frames, "\(c)")
+            #expect(c["title"] as? String == step.title, "\(c)")
+            #expect(sheet.phases.first?.label == step.label && sheet.title == step.title)
+        }
+        let html = try folder.read("dist/index.html")
+        #expect(html.components(separatedBy: "<div class=\"session\"").count - 1 == 1)
     }
 }

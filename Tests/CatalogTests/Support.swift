@@ -97,7 +97,22 @@ func folderDifferences(_ a: String, _ b: String) throws -> [String] {
 struct CatalogManifest: Decodable {
     let format: String
     let version: Int
+    let sessions: [Session]
     let tracks: [Entry]
+
+    struct Session: Decodable, Equatable {
+        let id: String
+        let title: String
+        let category: String?
+        let premium: Bool
+        let sortOrder: Int?
+        let tracks: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, category, premium, tracks
+            case sortOrder = "sort_order"
+        }
+    }
 
     struct Entry: Decodable {
         let id: String
@@ -115,17 +130,20 @@ struct CatalogManifest: Decodable {
         let loudnessLUFS: Double?
         let truePeakDBTP: Double?
         let fingerprint: String
+        let session: String
+        let locale: String?
+        let drafts: Int
 
         enum CodingKeys: String, CodingKey {
-            case id, title, category, duration, file, cues, premium, frames, sha256, bytes, fingerprint
+            case id, title, category, duration, file, cues, premium, frames, sha256, bytes, fingerprint, session, locale, drafts
             case sortOrder = "sort_order", sampleRate = "sample_rate", loudnessLUFS = "loudness_lufs", truePeakDBTP = "true_peak_dbtp"
         }
     }
 
     /// Every key an entry must carry (even when its value is null).
     static let entryKeys = [
-        "id", "title", "category", "duration", "file", "cues", "premium", "sort_order", "frames", "sample_rate", "sha256", "bytes",
-        "loudness_lufs", "true_peak_dbtp", "fingerprint",
+        "id", "title", "category", "duration", "file", "cues", "premium", "sort_order", "session", "locale", "variant", "drafts", "frames",
+        "sample_rate", "sha256", "bytes", "loudness_lufs", "true_peak_dbtp", "fingerprint",
     ]
 
     static func read(_ path: String) throws -> CatalogManifest {

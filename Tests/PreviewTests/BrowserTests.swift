@@ -318,4 +318,61 @@ struct BrowserTests {
         let errors = report["errors"] as? [[String: Any]] ?? []
         #expect(errors.contains { ($0["text"] as? String ?? "").contains("undefinedFunction") }, "\(errors)")
     }
+
+    /// recipe-v1.2 § Sessions in the catalog: a session in two languages and two lengths (the renditions a recipe with
+    /// `locales: [en, de]` and two variants makes), checked in Chromium: picking a language, then a length, shows
+    /// that rendition, whose audio loads (its file, its length) with its own cue sheet, title and ring.
+    @Test("a session's card: switching language and length loads the right audio and the right cue sheet")
+    func sessionPickers() throws {
+        guard which("chromium") != nil || which("chromium-browser") != nil else {
+            Issue.record("chromium is not installed: run scripts/setup.sh, which installs chromium and python3-websocket (CI does)")
+            return
+        }
+        let python = try Self.python()
+        let script = repositoryRoot + "/scripts/preview-check.py"
+        let dist = try TempFolder("preview-session")
+        // lengths 24 s and 40 s (1 and 2 cycles of box); the German renditions 8 s longer (their intros)
+        var tracks: [PreviewPage.Track] = []
+        var sheets: [String: CueSheet] = [:]
+        for (locale, title, intro) in [("en", "Sleep", 4), ("de", "Einschlafen", 8)] {
+            for cycles in [1, 2] {
+                let id = "sleep-\(cycles)-\(locale)"
+                let sheet = testSheet(id: id, title: title, category: "Sleep", cycles: cycles, intro: intro, rate: 8000)
+                sheets[id] = sheet
+                _ = try Fixture.writeSine(dist.file(id + ".wav"), seconds: Int(sheet.audio.frames / 8000), sampleRate: 8000, channels: 1)
+                var track = PreviewPage.Track(
+                    id: id, title: title, category: "Sleep", audioFile: id + ".wav", pictureFile: nil, duration: sheet.audio.duration,
+                    cues: .sheet(sheet))
+                track.session = "sleep"
+                track.locale = locale
+                track.variant = Double(cycles * 16)
+                tracks.append(track)
+            }
+        }
+        try dist.write(PreviewPage.html(title: "Sessions", tracks: tracks), to: "index.html")
+        // en 1 cycle shown first; → de (its 1 cycle); → de 2 cycles; → en (its 2 cycles); probe it in its second cycle
+        let chosen = ["sleep-1-de", "sleep-2-de", "sleep-2-en"]
+        var arguments = [script, dist.file("index.html"), "--timeout", "45"]
+        for id in chosen { arguments += ["--choose", id] }
+        arguments += ["--probe", "sleep-2-en=25"]
+        let result = try run(python, arguments, timeLimit: 60)
+        #expect(result.status == 0, "preview-check.py: \(result); stdout: \(result.stdout.prefix(4000))")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let steps = try #require(report["chosen"] as? [[String: Any]])
+        try #require(steps.count == 3, "\(steps)")
+        let expected = [
+            ("sleep-1-en", "pick-locale", "Einschlafen"), ("sleep-1-de", "pick-length", "Einschlafen"), ("sleep-2-de", "pick-locale", "Sleep"),
+        ]
+        for (k, id) in chosen.enumerated() {
+            let step = steps[k], sheet = try #require(sheets[id])
+            #expect(step["from"] as? String == expected[k].0 && step["picker"] as? String == expected[k].1, "\(step)")
+            #expect(step["shown"] as? [String] == [id] && step["title"] as? String == expected[k].2, "\(step)")
+            #expect(step["audio_file"] as? String == id + ".wav", "\(step)")
+            #expect(abs((step["audio_duration"] as? Double ?? -1) - sheet.audio.duration) < 0.01, "\(step)")
+            #expect((step["cue_frames"] as? NSNumber)?.int64Value == sheet.audio.frames, "\(step)")
+        }
+        let probes = try #require(report["probes"] as? [[String: Any]])
+        let ring = expectedRing(try #require(sheets["sleep-2-en"]), at: 25)
+        #expect(probes.first?["phase_index"] as? String == String(ring.phaseIndex) && probes.first?["label"] as? String == ring.label, "\(probes)")
+    }
 }

@@ -66,6 +66,54 @@ struct PreviewPageTests {
         #expect(!PreviewPage.html(title: "P", tracks: [track("x", category: nil)]).contains("class=\"changes\""))
     }
 
+    @Test("a track with drafts has a Draft badge and data-drafts; the summary counts the tracks with drafts")
+    func draftBadge() throws {
+        var drafty = track("drafty", category: "C")
+        drafty.drafts = 2
+        let html = PreviewPage.html(title: "P", tracks: [drafty, track("recorded", category: "C")])
+        let a = try #require(html.article(ofTrack: "drafty")), b = try #require(html.article(ofTrack: "recorded"))
+        #expect(a.contains("data-drafts=\"2\"") && a.contains("<span class=\"badge draft\" title=\"2 draft prompts, spoken by the draft voice"))
+        #expect(a.contains(">Draft</span>"))
+        #expect(b.contains("data-drafts=\"0\"") && !b.contains("badge draft"))
+        #expect(html.contains(" · <span class=\"drafted\">1 with draft prompts</span>"))
+        #expect(!PreviewPage.html(title: "P", tracks: [track("x", category: nil)]).contains("class=\"drafted\""))
+    }
+
+    /// recipe-v1.2 § Sessions in the catalog: one card per session, the first rendition shown, pickers naming the track
+    /// each option shows (a length of the same locale; a locale's rendition nearest in length).
+    @Test("a session's renditions share one card with a length and a language picker; a plain track has none")
+    func sessionCard() throws {
+        func rendition(_ id: String, _ locale: String, _ minutes: Double, title: String) -> PreviewPage.Track {
+            var t = track(id, title: title, category: "Sleep")
+            t.session = "sleep"
+            t.locale = locale
+            t.variant = minutes * 60
+            return t
+        }
+        let tracks = [
+            rendition("sleep-3m-en", "en", 3, title: "Sleep"), rendition("sleep-10m-en", "en", 10, title: "Sleep"),
+            rendition("sleep-3m-de", "de", 3, title: "Schlafen"), rendition("sleep-10m-de", "de", 10, title: "Schlafen"),
+            track("plain", category: "Sleep"),
+        ]
+        let html = PreviewPage.html(title: "P", tracks: tracks)
+        #expect(html.occurrences(of: "<div class=\"session\"") == 2)
+        #expect(html.contains("<div class=\"session\" data-session-id=\"sleep\" data-renditions=\"4\">"))
+        let first = try #require(html.article(ofTrack: "sleep-3m-en")), other = try #require(html.article(ofTrack: "sleep-10m-de"))
+        #expect(!first.contains("-title\" hidden>") && first.contains("preload=\"metadata\""))
+        #expect(other.contains("-title\" hidden>") && other.contains("preload=\"none\"") && other.contains(">Schlafen</h3>"))
+        #expect(
+            first.contains(
+                "<select class=\"pick-length\" aria-label=\"Length\"><option value=\"sleep-3m-en\" selected>3:00</option><option value=\"sleep-10m-en\">10:00</option></select>"
+            ))
+        // German 10 min: its language picker shows English at 10 min
+        #expect(
+            other.contains(
+                "<select class=\"pick-locale\" aria-label=\"Language\"><option value=\"sleep-10m-en\">en</option><option value=\"sleep-10m-de\" selected>de</option></select>"
+            ))
+        let plain = try #require(html.article(ofTrack: "plain"))
+        #expect(!plain.contains("pickers") && !plain.contains("-title\" hidden>"))
+    }
+
     @Test("format, size, loudness and true peak: the manifest's, else the cue sheet's, left out when unknown")
     func facts() throws {
         var full = track("full", category: nil)

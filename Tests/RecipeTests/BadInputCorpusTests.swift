@@ -116,7 +116,7 @@ struct BadInputCorpusTests {
         for category in BadInputCorpus.requiredCategories {
             #expect(categories.contains(category), "no case of category '\(category)'")
         }
-        #expect((50...250).contains(cases.count), "\(cases.count) cases")
+        #expect((50...300).contains(cases.count), "\(cases.count) cases")
 
         // The requirement's own examples, each present.
         let loaded = try cases.map { ($0, try BadInputCorpus.bytes(of: $0.file)) }

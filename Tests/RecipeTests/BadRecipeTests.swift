@@ -42,7 +42,7 @@ struct BadRecipe: Sendable, CustomTestStringConvertible {
             "unknown key 'durration' (did you mean 'duration'?)"),
         BadRecipe(
             "unknown key, allowed list", ok + "zzz: 1\n", at: 3, 1,
-            "unknown key 'zzz' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern"),
+            "unknown key 'zzz' (allowed: id, locales, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern"),
         BadRecipe(
             "unknown nested key", ok + "bed: { synth: drone, gian: -3 dB }\n", at: 3, 22,
             "unknown key 'gian' in 'bed' (did you mean 'gain'?)"),

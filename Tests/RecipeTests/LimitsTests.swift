@@ -35,7 +35,7 @@ import Testing
         let messages = found.map(\.description)
         #expect(
             messages.contains(
-                "recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern, program, ramp, intro, outro, bed, cues, voice, output)"
+                "recipes/test.yml:3:1: error: unknown key 'l0' (allowed: id, locales, title, category, premium, sort_order, delivery, duration, cycles, variants, end_on, pattern, program, ramp, intro, outro, bed, cues, guide, swell, haptics, voice, output)"
             ))
         #expect(messages.contains("recipes/test.yml:12:8: error: title: expected text, found a list"))
         #expect(found.count == 10)  // l0 … l8 unknown, title wrong

@@ -1,6 +1,10 @@
 import CadenceCues
 import Foundation
+import Recipe
+import Render
+import Sidecars
 import Testing
+import Timeline
 
 /// The chunks of a RIFF/WAVE file: id, and body bytes.
 func riffChunks(_ bytes: [UInt8]) throws -> [(id: String, body: ArraySlice<UInt8>)] {
@@ -155,6 +159,23 @@ struct SidecarOutputTests {
         let svg = try String(contentsOfFile: folder.file("own.svg"), encoding: .utf8)
         #expect(svg.contains("<svg") && svg.contains("</svg>"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("own.vtt")))
+    }
+
+    @Test("--sidecars ahap,haptics: OUT.ahap and OUT.haptics.json beside the audio, from the timeline's haptic steps (default guides)")
+    func hapticsFiles() throws {
+        let folder = try TempFolder("sidecars-haptics")
+        let recipe = try folder.write(Self.recipe, to: "s.yml")
+        let tracks = try RenderJob(recipePath: recipe, outputPath: folder.file("s.wav"), sidecars: [.ahap, .haptics]).run()
+        let track = try #require(tracks.first?.rendered)
+        #expect(track.sidecarPaths == [folder.file("s.ahap"), folder.file("s.haptics.json")])
+        let t = try Timeline(recipe: RecipeLoader.load(path: recipe))
+        let steps = HapticSteps(timeline: t, envelope: BreathEnvelope(timeline: t, guide: .defaults))
+        #expect(try String(contentsOfFile: folder.file("s.ahap"), encoding: .utf8) == AHAP.text(of: steps, id: "sidecars"))
+        #expect(try String(contentsOfFile: folder.file("s.haptics.json"), encoding: .utf8) == AndroidHaptics.jsonText(of: steps, id: "sidecars"))
+        let waveform = try readJSONObject(folder.file("s.haptics.json"))
+        let timings = try #require(waveform["timings_ms"] as? [Int])
+        #expect(Int64(timings.reduce(0, +)) == HapticSteps.ms(track.frames, rate: 22050))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("s.vtt")))
     }
 
     @Test("unknown sidecar names: 64 on the command line, file:line:col in a recipe")

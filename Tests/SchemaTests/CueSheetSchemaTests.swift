@@ -70,6 +70,16 @@ enum CueSheetFixture {
             sections: sections, phases: phases, cues: plain.cues, voice: voice)
     }
 
+    /// The guided fixture as a cues-v1.2 rendition of a recipe with locales: its session and locale.
+    static func localizedSheet() -> CueSheet {
+        var sheet = guidedSheet()
+        (sheet.id, sheet.session, sheet.locale) = ("fixture-5m-pt-br", "fixture", "pt-BR")
+        // and breath guidance: the envelope's shape and every phase's guide (cues-v1.2)
+        sheet.guide = CueSheet.Guide(shape: .linear)
+        for k in sheet.phases.indices { sheet.phases[k].guide = BreathGuide.defaultGuide(for: sheet.phases[k].kind) }
+        return sheet
+    }
+
     /// The fixture's JSON as a mutable object.
     static func object() throws -> [String: Any] { try object(sheet()) }
 
@@ -341,6 +351,12 @@ struct CueSheetSchemaTests {
         var nulls = try CueSheetFixture.guidedObject()
         setJSON(&nulls, ["voice", 1, "text"], NSNull())
         rows.append(("guided with null text", String(decoding: try JSONSerialization.data(withJSONObject: nulls), as: UTF8.self)))
+        rows.append(("localized", CueSheetFixture.localizedSheet().jsonText()))
+        for (name, key, value) in [("locale with an underscore", "locale", "pt_BR"), ("session not an id", "session", "a b")] {
+            var object = try CueSheetFixture.object(CueSheetFixture.localizedSheet())
+            setJSON(&object, [key], value)
+            rows.append((name, String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)))
+        }
         for row in broken {
             var object = try row.guided ? CueSheetFixture.guidedObject() : CueSheetFixture.object()
             row.breakIt(&object)
@@ -380,6 +396,20 @@ struct CueSheetSchemaTests {
         let decoded = try CueSheet.decode(from: text)
         #expect(decoded.voice?.count == 2 && decoded.minorVersion == 1)
         #expect(decoded.jsonText() == text)
+    }
+
+    /// A cues-v1.2 sheet (a rendition of a recipe with locales) validates, says 1.2, and reads back as written;
+    /// a locale that is not a BCP 47 tag, or a session that is not an id, is refused at its key.
+    @Test func localizedSheetsValidate() throws {
+        let sheets = try Self.sheetBatch.get()
+        let text = CueSheetFixture.localizedSheet().jsonText()
+        #expect(text.contains(#""version": 1.2,"#) && text.contains(#""session": "fixture","#) && text.contains(#""locale": "pt-BR","#))
+        #expect(sheets.lines("localized") == ["ok"], "\(sheets.lines("localized"))")
+        #expect(try CueSheet.decode(from: text).jsonText() == text)
+        for (name, path) in [("locale with an underscore", "$.locale"), ("session not an id", "$.session")] {
+            let lines = sheets.lines(name)
+            #expect(lines.contains { $0.hasPrefix(path + ": ") }, "\(name): \(lines)")
+        }
     }
 
     @Test(arguments: broken)

@@ -247,18 +247,19 @@ import Testing
         }
     }
 
-    /// The cue sheet schema lists exactly the keys the encoder writes (a cues-v1.1 sheet writes them
+    /// The cue sheet schema lists exactly the keys the encoder writes (a cues-v1.2 sheet writes them
     /// all), and requires all but those the reader can do without: the optional metadata and the
-    /// cues-v1.1 keys, so a v1 sheet stays valid.
+    /// cues-v1.1 and cues-v1.2 keys, so a v1 sheet stays valid.
     @Test func cueSheetKeysMatchTheEncoder() throws {
         let schema = try Self.load(cueSheetSchema)
-        let v1 = try CueSheetFixture.object(), guided = try CueSheetFixture.guidedObject()
+        // the cues-v1.2 fixture: the guided (cues-v1.1) sheet with a session, a locale and breath guidance
+        let v1 = try CueSheetFixture.object(), guided = try CueSheetFixture.object(CueSheetFixture.localizedSheet())
         func keys(_ any: Any?) -> Set<String> { Set((any as? [String: Any])?.keys.map { $0 } ?? []) }
         /// The keys of every item of an array, joined (`phase` is on some prompts only, `segment` on practice sections only).
         func itemKeys(_ any: Any?) -> Set<String> { (any as? [Any] ?? []).reduce(into: Set<String>()) { $0.formUnion(keys($1)) } }
         func patternPhases(_ sheet: [String: Any]) -> Any? { (sheet["pattern"] as? [String: Any])?["phases"] }
         let pairs: [(v1: Set<String>, guided: Set<String>, schema: [String: Any], optional: Set<String>, what: String)] = [
-            (keys(v1), keys(guided), schema, ["category", "voice"], "top level"),
+            (keys(v1), keys(guided), schema, ["category", "voice", "session", "locale", "guide"], "top level"),
             (keys(v1["audio"]), keys(guided["audio"]), try Self.object(schema, "properties", "audio"), ["loudness_lufs", "true_peak_dbtp"], "audio"),
             (keys(v1["pattern"]), keys(guided["pattern"]), try Self.object(schema, "properties", "pattern"), [], "pattern"),
             (
@@ -271,7 +272,7 @@ import Testing
             ),
             (
                 itemKeys(v1["phases"]), itemKeys(guided["phases"]), try Self.object(schema, "properties", "phases", "items"),
-                ["segment", "length"], "phases"
+                ["segment", "length", "guide"], "phases"
             ),
             (itemKeys(v1["cues"]), itemKeys(guided["cues"]), try Self.object(schema, "properties", "cues", "items"), [], "cues"),
             (

@@ -18,6 +18,8 @@ public enum KeySample {
         "voice": [("prompts", "[ { at: 3s, text: Welcome } ]")],
         "voice.prompts[]": [("on", "inhale"), ("text", "Hi")],
         "output": [],
+        "guide": [],
+        "swell": [("synth", "pink-noise")],
     ]
     /// Keys of a section that exclude each other: writing one leaves the others out.
     public static let exclusive: [String: [[String]]] = [
@@ -26,6 +28,7 @@ public enum KeySample {
         "bed": [["file", "synth"]],
         "cues.<kind>": [["tone", "preset", "file"]],
         "voice.prompts[]": [["at", "on"]],
+        "swell": [["tone", "synth"]],
     ]
 
     /// `placeholder` as written in a sample: a cue of the pattern, or `tick` for the keys only it takes.

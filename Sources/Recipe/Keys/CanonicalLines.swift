@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 
 extension Recipe {
     /// The recipe's meaning as text: every value after defaults, in a fixed order,
@@ -144,6 +145,33 @@ public struct CanonicalLine: Sendable {
                 lines.append("voice.prompt.\(i)=\(place)|\(prompt.file ?? "~")|\(text)")
                 if let until = prompt.until { lines.append("voice.prompt.\(i).until=\(limitText(until: until, cycles: nil))") }
             }
+        },
+        // added only with `locales:` (recipe-v1.2): the recipe as read lists its locales, a rendition
+        // (`Recipe.renditions()`) its own, so that another locale's texts never change its line
+        CanonicalLine(["locales"]) { recipe, lines in
+            if let locale = recipe.locale {
+                lines.append("locales=\(locale)")
+            } else if !recipe.locales.isEmpty {
+                lines.append("locales=\(recipe.locales.joined(separator: ","))")
+            }
+        },
+        // recipe-v1.2 § Breath guidance, each added only when given: recipes without them keep their seeds.
+        // The guide as it applies to every kind of the patterns (what it says, else the default),
+        // so that writing a default changes nothing.
+        CanonicalLine(["guide"]) { recipe, lines in
+            guard let guide = recipe.guide else { return }
+            let kinds = recipe.phaseKinds.sorted().map { "\($0):\(guide.guide(for: $0).rawValue)" }
+            lines.append("guide=\(guide.shape.rawValue)|\(kinds.joined(separator: ","))")
+        },
+        CanonicalLine(["swell"]) { recipe, lines in
+            guard let swell = recipe.swell else { return }
+            switch swell.source {
+            case .tone(let hertz): lines.append("swell=tone|\(hertz)|\(swell.gainDB)")
+            case .noise(let synth): lines.append("swell=synth|\(synth)|\(swell.gainDB)")
+            }
+        },
+        CanonicalLine(["haptics"]) { recipe, lines in
+            if recipe.haptics { lines.append("haptics=on") }
         },
     ]
 

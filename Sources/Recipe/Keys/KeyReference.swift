@@ -50,6 +50,7 @@ extension RecipeKeys {
             "cue",
             { markdownTable(rows(in: "cues.<kind>").filter { !["until", "cycles", "every", "on"].contains($0.name) }) }
         ),
+        ("breath guidance", { markdownTable(rows(in: "guide") + rows(in: "swell")) }),
         ("voice", { markdownTable(rows(in: "voice")) }),
         ("prompt", { markdownTable(rows(in: "voice.prompts[]")) }),
         ("output", { markdownTable(rows(in: "output")) }),

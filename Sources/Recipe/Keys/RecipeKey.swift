@@ -126,6 +126,11 @@ public enum KeyType: Sendable, Equatable {
     case harmonics
     /// An espeak-ng voice name: a letter, then letters, digits and `-`, 2 to 32 characters.
     case draftVoice
+    /// A BCP 47 language tag (`LanguageTag`): `en`, `pt-BR`, `zh-Hans`.
+    case languageTag
+    /// A mapping from each locale of `locales:` (its tag, in any case) to a text (recipe-v1.2 § Locales);
+    /// the text is read as the key's other form says (`anyOf` beside it).
+    case localeTexts
     /// A phase kind: a lowercase word, at most 64 characters, not `start` or `end`.
     case phaseKind
     /// A phase kind of the pattern, or a list of them.

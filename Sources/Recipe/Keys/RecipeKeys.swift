@@ -1,4 +1,5 @@
 import AudioCore
+import CadenceCues
 
 /// Every key a recipe may hold, one row each (see `RecipeKey` for the notation). Within a section the
 /// rows come in the order messages list the keys (`unknown key … (allowed: …)`).
@@ -7,7 +8,7 @@ import AudioCore
 /// canonical line (or `excluded` with the reason); docs/development.md § Adding a recipe key.
 public enum RecipeKeys {
     /// The rows, depth first: a section, then its keys.
-    public static let all: [RecipeKey] = top + pattern + program + ramp + bed + cues + voice + output
+    public static let all: [RecipeKey] = top + pattern + program + ramp + bed + cues + guide + swell + voice + output
 
     /// The row at `path` (`output.sample_rate`, `cues.<kind>.tone`), or nil.
     public static func row(_ path: String) -> RecipeKey? { byPath[path] }
@@ -62,13 +63,20 @@ public enum RecipeKeys {
             "the track's name in files and the catalog: letters, digits, `.`, `_`, `-`, starting with a letter or digit, at most 100 characters"
         ),
         RecipeKey(
-            "title", .text,
+            "locales", .list(of: .languageTag, count: 1...RecipeLimits.maxLocales), defaultText: "none: one track, in one language",
+            range:
+                "1 to \(RecipeLimits.maxLocales) different BCP 47 tags (compared ignoring case); at most \(RecipeLimits.maxRenditions) renditions (variants × locales)",
+            canonical: .line("locales", whenGiven: true), typeText: "list of language tags", examples: ["[en, de]", "[de, en]"],
+            "one rendition per locale, the first the default ([Locales](#locales-one-recipe-several-languages))"),
+        RecipeKey(
+            "title", .anyOf([.text, .localeTexts]),
             defaultText:
                 "the pattern's name (`Box Breathing`; `Custom Pattern` for an inline pattern without `name:`; with `program`, the first segment's)",
             range: oneLine, canonical: .line("title"),
-            typeText: "text", examples: ["Evening Calm", "Focus Reset"], "what players show"),
+            typeText: "text, or a mapping from locale to text", examples: ["Evening Calm", "Focus Reset"], "what players show"),
         RecipeKey(
-            "category", .text, range: oneLine, canonical: .line("category"), typeText: "text", examples: ["Focus", "Sleep"],
+            "category", .anyOf([.text, .localeTexts]), range: oneLine, canonical: .line("category"),
+            typeText: "text, or a mapping from locale to text", examples: ["Focus", "Sleep"],
             "groups the catalog and the preview page"),
         RecipeKey(
             "premium", .bool, default: "false", canonical: .line("premium"), typeText: "`true` / `false`", examples: ["true", "false"],
@@ -131,6 +139,18 @@ public enum RecipeKeys {
             defaultText: "soft tones on inhale (528 Hz) and exhale (396 Hz), 1 s at -20 dB; a `chime` at start and end",
             canonical: .line("cue.<kind>"), typeText: "mapping or `none`", examples: ["{ inhale: bell }", "none"],
             "what sounds as phases start ([Cues](#cues))"),
+        RecipeKey(
+            "guide", .mapping, defaultText: "none: no envelope (with `swell:` or `haptics: on`, every default)",
+            canonical: .line("guide", whenGiven: true), typeText: "mapping: phase kinds and `shape`",
+            examples: ["{ hold: fall }", "{ shape: linear }"],
+            "how each phase kind moves the breath envelope ([Breath guidance](#breath-guidance-one-envelope-three-senses))"),
+        RecipeKey(
+            "swell", .mapping, defaultText: "none: nothing added", canonical: .line("swell", whenGiven: true),
+            typeText: "mapping: `tone` or `synth`, and `gain`", examples: ["{ tone: 174 Hz, gain: -26 dB }", "{ synth: pink-noise, gain: -30 dB }"],
+            "a sound that swells with the breath envelope ([Breath guidance](#breath-guidance-one-envelope-three-senses))"),
+        RecipeKey(
+            "haptics", .choice(["on", "off"]), default: "off", canonical: .line("haptics", whenGiven: true), typeText: "`on` / `off`",
+            examples: ["on", "off"], "`on`: write `OUT.ahap` and `OUT.haptics.json` beside the track, from the breath envelope"),
         RecipeKey("voice", .mapping, canonical: .section, typeText: "mapping", "spoken prompts ([Voice](#voice))"),
         RecipeKey(
             "output", .mapping, defaultText: "48 kHz stereo, -16 LUFS, -1 dBTP", canonical: .section, typeText: "mapping",
@@ -154,10 +174,11 @@ public enum RecipeKeys {
             "pattern.phases[].length", positiveDay, presence: .required, range: "above 0, at least one frame", canonical: .line("pattern.phase.<i>"),
             typeText: "duration", examples: ["5.5s", "3s"], "how long the phase lasts"),
         RecipeKey(
-            "pattern.phases[].label", .text,
+            "pattern.phases[].label", .anyOf([.text, .localeTexts]),
             defaultText:
                 "by kind: `inhale` Breathe In, `hold` Hold, `exhale` Breathe Out, `rest` Rest, `work` Work, `short_break` Short Break, `long_break` Long Break; any other kind capitalized word by word (`slow_exhale` → Slow Exhale)",
-            range: oneLine, canonical: .line("pattern.phase.<i>"), typeText: "text", examples: ["Top Up", "Let Go"],
+            range: oneLine, canonical: .line("pattern.phase.<i>"), typeText: "text, or a mapping from locale to text",
+            examples: ["Top Up", "Let Go"],
             "what a player shows during the phase"),
         RecipeKey(
             "pattern.phases[].<kind>", positiveDay, range: "above 0, at least one frame", canonical: .line("pattern.phase.<i>"),
@@ -183,8 +204,10 @@ public enum RecipeKeys {
             canonical: .line("program.<i>", whenGiven: true), typeText: "mapping: `to`, `over`",
             examples: ["{ to: 4.5 bpm, over: 10 cycles }", "{ to: 6 bpm, over: 10 cycles }"], "the segment's breath slows cycle by cycle"),
         RecipeKey(
-            "program[].label", .text, defaultText: "the pattern's name (`Coherent Breathing`; `Custom Pattern` for an unnamed inline one)",
-            range: "\(RecipeLimits.maxTextBytes) bytes", canonical: .line("program.<i>", whenGiven: true), typeText: "text",
+            "program[].label", .anyOf([.text, .localeTexts]),
+            defaultText: "the pattern's name (`Coherent Breathing`; `Custom Pattern` for an unnamed inline one)",
+            range: "\(RecipeLimits.maxTextBytes) bytes", canonical: .line("program.<i>", whenGiven: true),
+            typeText: "text, or a mapping from locale to text",
             examples: ["Wind down", "Let go"], "the practice section's `name` in the cue sheet"),
     ]
 
@@ -206,7 +229,8 @@ public enum RecipeKeys {
             "bed.file", .assetPath, presence: .rule("exactly one of `file`, `synth`"),
             range:
                 "any format libsndfile reads (WAV, FLAC, Ogg Vorbis, …), any rate and channel count; at least 1 s, \(anyLength)",
-            canonical: .line("bed.file"), typeText: "path in the assets folder", examples: ["beds/rain.ogg", "beds/ocean.ogg"],
+            canonical: .line("bed.file"), typeText: "path in the assets folder; `{locale}` in it is each locale's tag",
+            examples: ["beds/rain.ogg", "beds/ocean.ogg"],
             "a sound file, looped with a crossfade when shorter than the track"),
         RecipeKey(
             "bed.synth", .synth, defaultText: "`drone` is \(DiagnosticText.number(DecodeContext.defaultDroneHertz)) Hz",
@@ -272,7 +296,7 @@ public enum RecipeKeys {
             examples: ["[0.5, 0.25]", "3"], "the tone's overtones"),
         RecipeKey(
             "cues.<kind>.file", .assetPath, range: "at most \(RecipeLimits.maxClipSeconds) s", canonical: .line("cue.<kind>"),
-            typeText: "path in the assets folder", examples: ["cues/wood-block.wav", "cues/singing-bowl.wav"],
+            typeText: "path in the assets folder; `{locale}` in it is each locale's tag", examples: ["cues/wood-block.wav", "cues/singing-bowl.wav"],
             "a sound from the assets folder, never looped"),
         RecipeKey(
             "cues.<kind>.until", .promptTime, defaultText: "none: to the end", range: "may lie past the file's end",
@@ -291,6 +315,36 @@ public enum RecipeKeys {
         RecipeKey(
             "cues.<kind>.on", .phaseKinds, defaultText: "every kind", range: "kinds of the pattern", canonical: .line("ticks", whenGiven: true),
             typeText: "a phase kind, or a list of them", examples: ["[inhale, exhale]", "hold"], "the `tick` cue only: the kinds of phases that tick"),
+    ]
+
+    static let guideChoices = BreathGuideWords.guides
+    static let guide: [RecipeKey] = [
+        RecipeKey(
+            "guide.<kind>", .choice(guideChoices),
+            defaultText: "`inhale` rise, `exhale` fall, `transition` fall, every other kind hold",
+            range: "kinds of the pattern (`transition` with `program`)", canonical: .line("guide", whenGiven: true),
+            typeText: guideChoices.map { "`\($0)`" }.joined(separator: ", "), examples: ["hold", "fall"],
+            "how phases of this kind move the breath: toward full, toward empty, staying, or empty"),
+        RecipeKey(
+            "guide.shape", .choice(BreathGuideWords.shapes), default: BreathGuideWords.shapes[0], canonical: .line("guide", whenGiven: true),
+            typeText: BreathGuideWords.shapes.map { "`\($0)`" }.joined(separator: ", "), examples: ["linear", "sine"],
+            "how the breath moves inside a phase: a raised cosine or a straight line"),
+    ]
+
+    static let swell: [RecipeKey] = [
+        RecipeKey(
+            "swell.tone", .frequency, presence: .rule("exactly one of `tone`, `synth`"),
+            range: "\(DiagnosticText.number(RecipeLimits.minSwellHertz)) Hz to below half the sample rate",
+            canonical: .line("swell", whenGiven: true),
+            typeText: "frequency", examples: ["174 Hz", "220 Hz"], "a sine at this frequency"),
+        RecipeKey(
+            "swell.synth", .choice(BreathGuideWords.noises), canonical: .line("swell", whenGiven: true),
+            typeText: BreathGuideWords.noises.map { "`\($0)`" }.joined(separator: ", "), examples: ["white-noise", "brown-noise"],
+            "a noise, at the level a `synth:` bed of that noise has at the same gain"),
+        RecipeKey(
+            "swell.gain", .gain, default: "0 dB", range: "\(DiagnosticText.number(Units.gainRange.lowerBound)) to 0 dB",
+            canonical: .line("swell", whenGiven: true), typeText: "gain", examples: ["-26 dB", "-30 dB"],
+            "the swell's level where the breath is full (E = 1), before loudness normalization"),
     ]
 
     static let voice: [RecipeKey] = [
@@ -314,8 +368,11 @@ public enum RecipeKeys {
             range: "0 to \(RecipeLimits.maxDuckRamp.durationText)", canonical: .line("voice.release", whenGiven: true),
             typeText: "duration: the ramp back up after it", examples: ["900ms", "1s"], "the bed's ramp back up after the prompt"),
         RecipeKey(
-            "voice.draft_voice", .draftVoice, default: Voice.defaultDraftVoice, range: "a voice espeak-ng has (`en-gb`, `de`, `fr`, …)",
-            canonical: .line("voice.draft_voice", whenGiven: true), typeText: "espeak-ng language", examples: ["en-gb", "de"],
+            "voice.draft_voice", .anyOf([.draftVoice, .localeTexts]), default: Voice.defaultDraftVoice,
+            defaultText: "`en-us`; with `locales:`, each locale's tag where espeak-ng has it, else its primary language (`pt-BR` → `pt`)",
+            range: "a voice espeak-ng has (`en-gb`, `de`, `fr`, …)",
+            canonical: .line("voice.draft_voice", whenGiven: true), typeText: "espeak-ng language, or a mapping from locale to one",
+            examples: ["en-gb", "de"],
             "the draft voice's language, for prompts with `text:` and no `file:`"),
         RecipeKey(
             "voice.prompts", .list(of: .mapping, count: 1...RecipeLimits.maxPromptEntries), presence: .required,
@@ -347,10 +404,12 @@ public enum RecipeKeys {
         RecipeKey(
             "voice.prompts[].file", .assetPath, defaultText: "none: the draft voice speaks `text`", presence: .rule("`file`, `text` or both"),
             range: "at most \(RecipeLimits.maxClipSeconds) s", canonical: .line("voice.prompt.<i>", whenGiven: true),
-            typeText: "path in the assets folder", examples: ["voice/welcome.wav", "voice/hold.wav"], "the recorded clip"),
+            typeText: "path in the assets folder; `{locale}` in it is each locale's tag", examples: ["voice/welcome.wav", "voice/hold.wav"],
+            "the recorded clip"),
         RecipeKey(
-            "voice.prompts[].text", .promptText, range: "one line, at most \(grouped(RecipeLimits.maxPromptTextBytes)) bytes",
-            canonical: .line("voice.prompt.<i>", whenGiven: true), typeText: "what the prompt says (cue sheet, captions)",
+            "voice.prompts[].text", .anyOf([.promptText, .localeTexts]), range: "one line, at most \(grouped(RecipeLimits.maxPromptTextBytes)) bytes",
+            canonical: .line("voice.prompt.<i>", whenGiven: true),
+            typeText: "what the prompt says (cue sheet, captions); or a mapping from locale to it",
             examples: ["\"Breathe in.\"", "Welcome"], "what the prompt says (cue sheet, captions)"),
     ]
 

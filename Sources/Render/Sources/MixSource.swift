@@ -8,6 +8,8 @@ import AudioIO
 struct MixSource: BlockSource {
     private var bed: BedSource
     private var cues: CueTrack
+    /// The swell (recipe-v1.2 § Breath guidance), mixed with the cues; nil: none.
+    private var swell: SwellSource?
     let channels: Int
     let totalFrames: Int64
     private(set) var position: Int64 = 0
@@ -15,9 +17,12 @@ struct MixSource: BlockSource {
     let end: Int64
 
     /// A mix of frames [start, end) of the track (the whole track by default).
-    init(bed: BedSource, cues: CueTrack, channels: Int, totalFrames: Int64, start: Int64 = 0, end: Int64? = nil) {
+    init(
+        bed: BedSource, cues: CueTrack, swell: SwellSource? = nil, channels: Int, totalFrames: Int64, start: Int64 = 0, end: Int64? = nil
+    ) {
         self.bed = bed
         self.cues = cues
+        self.swell = swell
         self.channels = channels
         self.totalFrames = totalFrames
         self.position = start
@@ -32,6 +37,7 @@ struct MixSource: BlockSource {
         try StageClock.shared.time(.mix) { () throws(AudioError) in
             try bed.render(into: out, from: position, count: count)
             cues.mix(into: out, from: position, count: count)
+            swell?.mix(into: out, from: position, count: count)
         }
         position += Int64(count)
         return count

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import CadenceCues
 import DSP
 import Recipe
 import Timeline
@@ -12,6 +13,8 @@ struct TrackSources {
     private let events: [CueTrack.Event]
     private let channels: Int
     private let duck: DuckCurve
+    /// The swell, fresh for each pass (a noise restarts at frame 0); nil: none.
+    private let swell: SwellSource?
     let totalFrames: Int64
     /// Frames of each timeline cue's sound, in timeline order (for the cue sheet).
     let cueLengths: [Int64]
@@ -81,7 +84,15 @@ struct TrackSources {
             }
         }
         self.bedLayers = { layers.map { $0() } }
-        self.canStartAnywhere = !recipe.beds.contains { if case .synth = $0.source { true } else { false } }
+        // recipe-v1.2 § Breath guidance: the swell follows the envelope of the recipe's guide; its noise
+        // has a seed of its own, so it never repeats the bed's
+        let swell = recipe.swell.map {
+            SwellSource(
+                swell: $0, envelope: BreathEnvelope(timeline: timeline, guide: recipe.breathGuide), channels: channels,
+                seed: seed &+ Self.swellSeedOffset)
+        }
+        self.swell = swell
+        self.canStartAnywhere = !recipe.beds.contains { if case .synth = $0.source { true } else { false } } && swell?.canStartAnywhere != false
 
         var prepared = CueSounds()
         var events: [CueTrack.Event] = []
@@ -121,6 +132,9 @@ struct TrackSources {
         self.duck = voice.duck
     }
 
+    /// Added to the recipe's noise seed for the swell's noise.
+    static let swellSeedOffset: UInt64 = 0x5157_E11A_B4EA_7401
+
     /// Cue sound beyond `RecipeLimits.maxCueSoundPerTrack` times the track, reported at the
     /// cue that adds the most: the mix's cost grows with every cue's length, not the track's.
     /// `--check` calls it with the lengths the recipe and the files' headers give (`TrackRenderer.check`).
@@ -159,6 +173,6 @@ struct TrackSources {
         precondition(start == 0 || canStartAnywhere, "a synth bed cannot start part-way")
         let bed = BedSource(layers: bedLayers(), duck: duck.isFlat ? nil : duck, channels: channels, totalFrames: totalFrames)
         let cues = CueTrack(sounds: sounds, events: events, channels: channels)
-        return MixSource(bed: bed, cues: cues, channels: channels, totalFrames: totalFrames, start: start, end: end)
+        return MixSource(bed: bed, cues: cues, swell: swell, channels: channels, totalFrames: totalFrames, start: start, end: end)
     }
 }

@@ -101,8 +101,7 @@ struct OutputPlan {
         self.audioPath = audio
         let stem = (audio as NSString).deletingPathExtension
         self.cueSheetPath = stem + ".cues.json"
-        let kinds = asked.union(recipe.output.sidecars.compactMap(SidecarKind.init(rawValue:)))
-        self.sidecars = kinds.sorted().map { ($0, stem + $0.suffix) }
+        self.sidecars = recipe.sidecarKinds(adding: asked).map { ($0, stem + $0.suffix) }
         self.format = format
         self.bitDepth = depth
         self.ceiling = recipe.output.truePeak - format.facts.ceilingHeadroom
@@ -116,5 +115,14 @@ struct OutputPlan {
         } catch {
             throw DiagnosticList([error.diagnostic])
         }
+    }
+}
+
+extension Recipe {
+    /// The sidecars a track of this recipe writes, in order: `asked` (the command line's), the
+    /// recipe's `output.sidecars`, and both haptics files with `haptics: on` (recipe-v1.2 §
+    /// Breath guidance). A render and a catalog's plan (its file list and fingerprint) read this one list.
+    public func sidecarKinds(adding asked: Set<SidecarKind>) -> [SidecarKind] {
+        asked.union(output.sidecars.compactMap(SidecarKind.init(rawValue:))).union(haptics ? [.ahap, .haptics] : []).sorted()
     }
 }

@@ -67,7 +67,7 @@ public struct RenderJob: Sendable {
         if let outputPath {
             do throws(AudioError) { try AtomicOutputFile.checkDestination(outputPath) } catch { throw DiagnosticList([error.diagnostic]) }
         }
-        var loaded = try RecipeLoader.load(path: recipePath)
+        var loaded = try RecipeLoader.load(path: recipePath).settlingDraftVoices()
         if let format { loaded.deliver(as: format) }
         if refusingDrafts {
             let drafts = loaded.draftPrompts
@@ -75,7 +75,7 @@ public struct RenderJob: Sendable {
         }
         // a track per rendition (length × locale); all are checked before the first renders, so
         // one that cannot be laid out or lacks an asset writes nothing for any
-        let renditions = try Self.chosen(loaded.renditions(), of: loaded, locales: locales)
+        let renditions = try Self.chosen(of: loaded, locales: locales)
         var failed: [(variant: Recipe, diagnostics: [Diagnostic])] = []
         var timelines: [String: Timeline] = [:]
         for rendition in renditions where renditions.count > 1 {
@@ -83,7 +83,7 @@ public struct RenderJob: Sendable {
                 failed.append((rendition, error.diagnostics))
             }
         }
-        if !failed.isEmpty { throw DiagnosticList(VariantDiagnostics.merged(failed)) }
+        if !failed.isEmpty { throw DiagnosticList(VariantDiagnostics.merged(failed, of: renditions.count)) }
         var tracks: [Track] = []
         for (number, rendition) in renditions.enumerated() {
             let output =
@@ -115,22 +115,25 @@ public struct RenderJob: Sendable {
         return tracks
     }
 
+    /// The locale of `known` a mistyped `tag` likely meant: one of its language (`pt` → `pt-BR`), else the nearest spelling.
+    public static func likely(_ tag: String, in known: [String]) -> String? {
+        known.first { LanguageTag.primaryLanguage($0) == LanguageTag.primaryLanguage(tag) }
+            ?? Suggestions.closest(to: tag.lowercased(), in: known.map { $0.lowercased() }).flatMap { near in known.first { $0.lowercased() == near }
+            }
+    }
+
     /// The renditions `locales` asks for, in the recipe's order; every rendition when it asks for none.
-    static func chosen(_ renditions: [Recipe], of recipe: Recipe, locales: [String]) throws(DiagnosticList) -> [Recipe] {
-        guard !locales.isEmpty else { return renditions }
-        let known = recipe.locales
-        let unknown = locales.filter { asked in !known.contains { $0.lowercased() == asked.lowercased() } }
-        if let first = unknown.first {
-            let has = known.isEmpty ? "it has no locales: add 'locales:'" : "its locales: " + known.joined(separator: ", ")
+    static func chosen(of recipe: Recipe, locales: [String]) throws(DiagnosticList) -> [Recipe] {
+        if let unknown = locales.first(where: { recipe.locale(named: $0) == nil }) {
+            let has = recipe.locales.isEmpty ? "it has no locales: add 'locales:'" : "its locales: " + recipe.locales.joined(separator: ", ")
             throw DiagnosticList([
                 Diagnostic(
                     "", .localeAskedFor,
-                    " '\(first)': \(PathName.name(of: recipe.file)) has no locale '\(first)' (\(has))"
-                        + (Suggestions.closest(to: first, in: known).map { "; did you mean '\($0)'?" } ?? ""),
+                    " '\(unknown)': \(PathName.name(of: recipe.file)) has no locale '\(unknown)' (\(has))"
+                        + (Self.likely(unknown, in: recipe.locales).map { "; did you mean '\($0)'?" } ?? ""),
                     file: nil, kind: .setting)
             ])
         }
-        let wanted = Set(locales.map { $0.lowercased() })
-        return renditions.filter { $0.locale.map { wanted.contains($0.lowercased()) } ?? false }
+        return locales.isEmpty ? recipe.renditions() : recipe.renditions(in: locales)
     }
 }

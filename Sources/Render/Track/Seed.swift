@@ -3,11 +3,13 @@ import Recipe
 
 /// Seeds for the noise, the dither and the Ogg stream serial: 64-bit words of the SHA-256
 /// of the recipe's canonical text, so they follow the recipe's meaning, not its spacing or comments.
+/// A rendition of a recipe with locales hashes its locale-free text (`Recipe.seedText`), so that
+/// two renditions differ only where their texts, clips or timings do (recipe-v1.2 § Locales).
 struct Seed {
     let digest: [UInt8]
 
     init(recipe: Recipe) {
-        digest = SHA256Hasher.digest(Array(recipe.canonicalText.utf8))
+        digest = SHA256Hasher.digest(Array(recipe.seedText.utf8))
     }
 
     /// The bed's noise (word 0), the dither (word 1), the Ogg stream serial (word 2).

@@ -92,7 +92,7 @@ extension TrackRenderer {
     }
 
     /// `diagnostics` sorted by line and column (stable: those at one place keep their order).
-    static func inLineOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    public static func inLineOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
             (a.element.location?.line ?? 0, a.element.location?.column ?? 0, a.offset)
                 < (b.element.location?.line ?? 0, b.element.location?.column ?? 0, b.offset)

@@ -15,14 +15,36 @@ struct TrackFiles {
     let draft: CueSheet
     /// What reading and laying out the recipe noticed and let pass (`TrackRenderer.warnings(of:)`).
     let warnings: [Diagnostic]
+    /// The haptic steps, when a haptics sidecar is asked for (by `haptics: on`, `output.sidecars` or `--sidecars`).
+    let haptics: HapticSteps?
 
-    init(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan) {
+    /// Throws when the track's haptics would hold more than `RecipeLimits.maxHapticEventsPerTrack`
+    /// events: an error at `haptics`, before any audio is written.
+    init(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan) throws(DiagnosticList) {
         self.recipe = recipe
         self.output = output
         warnings = TrackRenderer.warnings(of: recipe, timeline: timeline)
+        // recipe-v1.2 § Breath guidance: `guide:`, `swell:`, `haptics: on`, or a haptics sidecar asked for turn the envelope on
+        let hapticSidecars = output.sidecars.contains { $0.0.isHaptic }
+        let guide = recipe.breathEnvelopeOn || hapticSidecars ? recipe.breathGuide : nil
+        if hapticSidecars, let guide {
+            let steps = HapticSteps(timeline: timeline, envelope: BreathEnvelope(timeline: timeline, guide: guide))
+            guard steps.eventCount <= RecipeLimits.maxHapticEventsPerTrack else {
+                throw DiagnosticList([
+                    Diagnostic(
+                        "haptics: expected a track whose haptics hold at most \(RecipeKeys.grouped(RecipeLimits.maxHapticEventsPerTrack)) events, "
+                            + "found \(RecipeKeys.grouped(steps.eventCount)) (\(RecipeKeys.grouped(steps.steps.count)) steps while the breath moves, "
+                            + "\(RecipeKeys.grouped(steps.transients.count)) taps at cues); shorten the track or lengthen its phases",
+                        at: recipe.location(of: "haptics"))
+                ])
+            }
+            haptics = steps
+        } else {
+            haptics = nil
+        }
         draft = CueSheetBuilder.build(
             recipe: recipe, timeline: timeline, sounds: sources.cueLengths, prompts: sources.prompts, audioFile: PathName.name(of: output.audioPath),
-            sha256: "", loudness: nil, truePeak: nil)
+            sha256: "", loudness: nil, truePeak: nil, guide: guide)
     }
 
     /// Tags, chapter comments and markers: they depend on frames only, not on the audio's bytes.
@@ -56,7 +78,7 @@ struct TrackFiles {
         var sidecars: [AtomicOutputFile] = []
         for (kind, path) in output.sidecars {
             let sidecar = try AtomicOutputFile(path: path)
-            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks).utf8))
+            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks, haptics: haptics).utf8))
             sidecars.append(sidecar)
         }
         try AtomicOutputFile.commitTogether([file, cues] + sidecars)
@@ -69,12 +91,14 @@ struct TrackFiles {
     }
 
     /// A sidecar file's text.
-    static func sidecarText(_ kind: SidecarKind, sheet: CueSheet, peaks: [Float]) -> String {
+    static func sidecarText(_ kind: SidecarKind, sheet: CueSheet, peaks: [Float], haptics: HapticSteps?) -> String {
         switch kind {
         case .vtt: WebVTT.text(of: sheet)
         case .chapters: PodcastChapters.jsonText(of: sheet)
         case .waveform: WaveformPicture.svg(peaks: peaks, sheet: sheet)
         case .captions: WebVTT.captions(of: sheet)
+        case .ahap: haptics.map { AHAP.text(of: $0, id: sheet.id) } ?? ""
+        case .haptics: haptics.map { AndroidHaptics.jsonText(of: $0, id: sheet.id) } ?? ""
         }
     }
 }
