@@ -43,21 +43,27 @@ public final class TruePeakMeter {
     /// `fraction` of the peak so far is interpolated, so a bound that is not exact is at
     /// most that fraction of the track's peak: what the limiter correction needs to know
     /// which stretches a gain would make it touch.
-    public func addBounded(_ samples: UnsafeBufferPointer<Float>, frames: Int, fraction: Float) -> Float {
+    ///
+    /// With a `probe`, every chunk is handed to it too, interpolated also where the probe's
+    /// thresholds need its peaks (``LimiterProbe/needsPeaks(samplePeak:)``).
+    public func addBounded(_ samples: UnsafeBufferPointer<Float>, frames: Int, fraction: Float, probe: LimiterProbe? = nil) -> Float {
         guard let base = samples.baseAddress else { return 0 }
         var bound: Float = 0
         var done = 0
         while done < frames {
             let n = min(TruePeakInterpolator.chunkFrames, frames - done)
             let chunk = base + done * channels
-            let reach = max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels)) * TruePeakInterpolator.worstCaseOvershoot
-            if reach <= peak * fraction {
+            let samplePeak = max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels))
+            let reach = samplePeak * TruePeakInterpolator.worstCaseOvershoot
+            if reach <= peak * fraction && !(probe?.needsPeaks(samplePeak: samplePeak) ?? false) {
                 interpolator.skip(chunk, frames: n)
                 bound = max(bound, reach)
+                probe?.add(chunk, frames: n, peaks: nil, samplePeak: samplePeak)
             } else {
                 let detected = interpolator.detect(chunk, frames: n)
                 peak = max(peak, detected)
                 bound = max(bound, detected)
+                probe?.add(chunk, frames: n, peaks: UnsafePointer(interpolator.peaks), samplePeak: samplePeak)
             }
             done += n
         }

@@ -13,12 +13,7 @@ import Testing
         case square = "square 997 Hz"
         case nearNyquist = "sines at 19.7 and 21.3 kHz"
 
-        /// The target (LUFS): far over what a plain gain reaches, so the limiter works hard. Pink noise
-        /// at -1 dBTP saturates near -6.4 LUFS: -7 keeps it reachable within the limited gain's
-        /// corrections (issue 34: the gain is planned by a model, then corrected at most 3 times).
-        var target: Double { self == .pinkNoise ? -7 : -6 }
-
-        /// A ceiling the bed at its target passes (so the limiter holds it) by a little: a square wave
+        /// A ceiling the bed at -6 LUFS passes (so the limiter holds it) by a little: a square wave
         /// has no crest to take, so a deeper cut could not keep the loudness.
         var ceiling: Double {
             switch self {
@@ -58,12 +53,12 @@ import Testing
             duration: 4s
             \(inlinePattern([TestPhase(kind: "inhale", length: "1s"), TestPhase(kind: "exhale", length: "1s")]))cues: {}
             bed: \(bedYAML)
-            output: { channels: 2, format: wav, bit_depth: 32f, loudness: \(bed.target) LUFS, true_peak: \(bed.ceiling) dBTP }
+            output: { channels: 2, format: wav, bit_depth: 32f, loudness: -6 LUFS, true_peak: \(bed.ceiling) dBTP }
             """
         let path = try folder.write(recipe, to: "track.yml")
         let output = folder.file("track.wav")
         let (track, sheet) = try renderInProcess(path, to: output, assets: folder.file("assets"))
-        try #require(track.limited, "premise: at \(bed.target) LUFS the limiter holds \(bed.rawValue) under \(bed.ceiling) dBTP")
+        try #require(track.limited, "premise: at -6 LUFS the limiter holds \(bed.rawValue) under \(bed.ceiling) dBTP")
         let audio = try readAudio(output)
         let reference = ReferenceTruePeak.peakDB(audio.samples, channels: audio.channels)
         #expect(reference <= bed.ceiling, "\(bed.rawValue): 16× reference \(reference) dBTP over \(bed.ceiling)")

@@ -2,95 +2,78 @@ import AudioCore
 import DSP
 import Foundation
 
-/// What the limiter will take off the mix at a gain, predicted from pass 1's own data (its
-/// gating-block energies and hop peaks), without rendering anything.
+/// What the limiter will take off the mix at a gain, from pass 1's own data, without rendering
+/// anything.
 ///
-/// Each 100 ms hop is modelled by two levels the limiter reacts to: its true peak `p` (pass 1's
-/// hop bound), assumed in the hop's middle, and the peak a steady signal of the hop's energy
-/// reaches within every release time constant, `q` (its RMS × ``steadyCrest``, at most `p`).
-/// At gain `G`, with `T` the level the limiter holds:
-/// - the whole hop is held at ``held`` (60 %) of the dip to `min(1, T / (G q))`: what a
-///   dense signal (noise, a voice) loses between the peaks that reach the ceiling;
-/// - from the peak on, the gain dips further to `min(1, T / (G p))` and comes back along the
-///   limiter's release (`TruePeakLimiter`'s one-pole curve, 50 ms), carried into the next hop:
-///   what a transient (a bell, a drop) loses.
-/// A hop's mean squared gain scales the energy of the gating blocks over it (each by the mean
-/// of its 4 hops), and `BlockGating` gives the integrated loudness. The model only aims the
-/// gain: the encode pass measures what was delivered, and `LoudnessLoop` encodes again when
-/// it missed by more than ``LoudnessPlan/acceptance``.
+/// Pass 1 runs the limiter's envelope (`LimiterProbe`: the sliding minimum of the required gain
+/// over the attack window, the 50 ms release, the moving average over the ramp) on the true
+/// peaks it interpolates, at 8 thresholds 1, 3, …, 15 dB under the loudest level seen so far,
+/// and keeps for every 100 ms hop the share of its energy the limiter leaves at each,
+/// Σ(g²x²) / Σx². A limiter holding `T` after a gain `G` is the limiter holding `T / G` before
+/// it, so at a gain the model reads each hop's share at `T / G`, linearly between the two
+/// thresholds around it (in dB; above the highest, toward 1 at the hop's own true peak; under
+/// the lowest, along the last two). A hop's share scales the energy of the gating blocks over
+/// it (each by the mean of its 4 hops), and `BlockGating` gives the integrated loudness.
+/// The model only aims the gain: the encode pass measures what was delivered, and
+/// `LoudnessLoop` encodes again when it missed by more than ``LoudnessPlan/acceptance``.
 struct LimiterModel {
     let blockEnergies: [Double]
-    let hopPeaks: [Float]
     /// The level the limiter holds (linear): its ceiling less its safety margin.
     let threshold: Double
-    /// The steady level of each hop (linear): `q` above.
-    private let steady: [Double]
-
-    /// The peak over one release time constant of a steady signal, as a factor of its RMS: about
-    /// the largest of 2400 Gaussian samples (√(2 ln 2400) ≈ 3.95), 8× oversampled.
-    static let steadyCrest = 3.95
-    /// The share of the steady level's dip the limiter holds through a hop: between the peaks
-    /// that reach it, its gain comes back along the release (noise and voices peak about
-    /// every 10–30 ms).
-    static let held = 0.6
-    /// A hop's true peak over its sample peak, where only the sample peak is known (about 1 dB).
-    static let samplePeakAllowance: Float = 1.12
-    /// The limiter's release time constant (s) and the hop (s).
-    static let release = 0.050
-    static let hopSeconds = 0.1
+    private let probes: [Measurement.Probe]
+    /// Each probed hop's true peak (dB): where its share reaches 1.
+    private let peaksDB: [Double]
+    private let hopCount: Int
+    /// Each hop's energy (the probe's Σx²): weights of the hops' shares in a gating block.
+    private let hopEnergies: [Float]
+    /// The thresholds' depths under a hop's base (dB), highest threshold first.
+    private let depths = LimiterProbe.depthsDB
 
     init(_ measured: Measurement, ceiling: Double, channels: Int) {
         blockEnergies = measured.blockEnergies
         threshold = Gain.linear(dB: ceiling - TruePeakLimiter.safetyMarginDB)
-        // a bound more than 6 dB under the loudest peak may be the sample peak × the interpolator's
-        // worst overshoot (7 dB): such a hop's level is its sample peak and a little more
-        let exact = Float(Gain.linear(dB: measured.truePeak)) * SpanMeter.exactAbove
-        let samplePeaks = measured.hopSamplePeaks
-        let peaks = measured.hopPeaks.indices.map { h in
-            let bound = measured.hopPeaks[h]
-            guard bound <= exact, h < samplePeaks.count else { return bound }
-            return min(bound, samplePeaks[h] * Self.samplePeakAllowance)
-        }
-        hopPeaks = peaks
-        let energies = measured.blockEnergies
-        let count = energies.count
-        steady = peaks.indices.map { h in
-            // the quietest gating block over the hop: a transient inside it raises them all
-            var energy = Double.infinity
-            for e in (h + 1)...(h + 4) where e >= 4 && e < count { energy = min(energy, energies[e]) }
-            guard energy.isFinite else { return 0 }
-            // a signal that stays over the level of both hops beside it (a voice, a tone, noise) peaks
-            // again and again in this one: the limiter holds the hop at least there
-            let around = min(peaks[max(0, h - 1)], peaks[min(peaks.count - 1, h + 1)])
-            return min(Double(peaks[h]), max(Double(around), (energy / Double(max(1, channels))).squareRoot() * Self.steadyCrest))
+        probes = measured.probes
+        hopCount = measured.hopPeaks.count
+        hopEnergies = measured.hopEnergies
+        peaksDB = measured.probes.map { p in
+            let peak = p.hop < measured.hopPeaks.count ? measured.hopPeaks[p.hop] : 0
+            return peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity
         }
     }
 
-    /// The mean of (base − D e^(−t/τ))² over half a hop (τ the release).
-    private static func half(base: Double, dip: Double) -> Double {
-        let l = hopSeconds / 2, tau = release
-        let a1 = tau / l * (1 - exp(-l / tau)), a2 = tau / (2 * l) * (1 - exp(-2 * l / tau))
-        return base * base - 2 * base * dip * a1 + dip * dip * a2
+    /// The share of a probed hop's energy the limiter leaves when it holds `levelDB` (dB, the mix's scale).
+    ///
+    /// Read in dB (10 log of the share) against the threshold in dB: between thresholds, a line;
+    /// above the highest, a line to 0 dB at the hop's true peak; under the lowest, the line of the
+    /// last two, at most 1 dB per dB (deep under its peaks, the limiter's output approaches a fixed
+    /// level: its share falls as fast as the gain rises, no faster).
+    func kept(_ i: Int, levelDB: Double) -> Double {
+        let p = probes[i]
+        let baseDB = Gain.decibels(linear: Double(p.base))
+        let levels = LimiterProbe.levels
+        func share(_ k: Int) -> Double { 10 * log10(max(1e-6, Double(p.kept[k]))) }
+        let highest = baseDB - depths[0]
+        if levelDB >= highest {
+            // above the thresholds: toward 1 at the hop's true peak (or one step up when it is under the highest)
+            let top = max(peaksDB[i], highest + (depths[1] - depths[0]))
+            guard levelDB < top else { return 1 }
+            return pow(10, share(0) * (top - levelDB) / (top - highest) / 10)
+        }
+        var k = 1
+        while k < levels - 1 && levelDB < baseDB - depths[k] { k += 1 }
+        // between thresholds k − 1 and k (or along them past the lowest)
+        let (x0, x1) = (baseDB - depths[k - 1], baseDB - depths[k])
+        let (y0, y1) = (share(k - 1), share(k))
+        let slope = min(1, max(0, (y0 - y1) / (x0 - x1)))
+        let y = levelDB >= x1 ? y1 + (y0 - y1) * (levelDB - x1) / (x0 - x1) : y1 + slope * (levelDB - x1)
+        return min(1, pow(10, y / 10))
     }
 
-    /// Each hop's mean squared gain through the limiter at `gain` (linear), 1 where it is idle.
+    /// Each hop's share of its energy through the limiter at `gain` (linear), 1 where it is idle.
     func hopGains(gain: Double) -> [Double] {
-        let level = threshold / gain
-        let decay = exp(-Self.hopSeconds / 2 / Self.release)
-        var out = [Double](repeating: 1, count: hopPeaks.count)
-        // the gain at the end of the hop before
-        var previous = 1.0
-        for h in hopPeaks.indices {
-            let p = Double(hopPeaks[h])
-            guard p > level || previous < 1 else { continue }
-            let base = steady[h] > level ? 1 - Self.held * (1 - level / steady[h]) : 1
-            let atPeak = p > level ? level / p : 1
-            let carried = max(0, base - previous)
-            let dip = max(max(0, base - atPeak), carried * decay)
-            out[h] = (Self.half(base: base, dip: carried) + Self.half(base: base, dip: dip)) / 2
-            let end = base - dip * decay
-            previous = end > 1 - 1e-4 ? 1 : end
-        }
+        let levelDB = Gain.decibels(linear: threshold / gain)
+        var out = [Double](repeating: 1, count: hopCount)
+        for i in probes.indices where probes[i].hop < hopCount { out[probes[i].hop] = kept(i, levelDB: levelDB) }
         return out
     }
 
@@ -101,13 +84,19 @@ struct LimiterModel {
         let hops = hopGains(gain: gain)
         let energies = blockEnergies
         return BlockGating.integrated(blocks: 4..<energies.count) { e in
-            var sum = 0.0
+            // the block's share: its hops' shares weighted by their energies (a syllable or a bell
+            // in one hop of four carries the block), or their mean where the energies are not known
+            var kept = 0.0, total = 0.0, sum = 0.0
             var n = 0
             for h in (e - 4)..<e where h >= 0 && h < hops.count {
+                let w = h < hopEnergies.count ? Double(hopEnergies[h]) : 0
+                kept += hops[h] * w
+                total += w
                 sum += hops[h]
                 n += 1
             }
-            return energies[e] * squared * (n > 0 ? sum / Double(n) : 1)
+            let share = total > 0 ? kept / total : (n > 0 ? sum / Double(n) : 1)
+            return energies[e] * squared * share
         }
     }
 }

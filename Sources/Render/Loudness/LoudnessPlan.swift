@@ -8,7 +8,7 @@ import DSP
 /// passages keep their shape). When that gain would push the true peak over the
 /// ceiling, the look-ahead limiter runs in the encode pass; it takes back a little
 /// loudness, so the gain is raised by what `LimiterModel` predicts it takes, from pass 1's
-/// own blocks and hop peaks, with nothing rendered. The encode pass measures what it
+/// own blocks and its run of the limiter's envelope (`LimiterProbe`), with nothing rendered. The encode pass measures what it
 /// delivers; `LoudnessLoop` accepts it within ``acceptance`` of the target and otherwise
 /// encodes again with the gain corrected by the measured miss.
 struct LoudnessPlan {

@@ -2,9 +2,10 @@ import AudioCore
 import AudioIO
 import DSP
 
-/// Pass 1: the mix's integrated loudness and true peak, and what the limiter correction
-/// needs later without another pass: the energy of every 400 ms gating block and a
-/// bound on the true peak of every 100 ms hop.
+/// Pass 1: the mix's integrated loudness and true peak, and what the limited gain needs
+/// later without another pass: the energy of every 400 ms gating block, a bound on the
+/// true peak of every 100 ms hop, and (`LimiterProbe`) what the limiter would leave of
+/// each hop's energy at 8 thresholds.
 ///
 /// The track is cut at a frame F on libebur128's 100 ms grid and measured on two
 /// threads when the mix can start part-way. The first renders [0, F + lead) and meters
@@ -25,9 +26,24 @@ struct Measurement {
     /// A bound on the true peak of each hop (the last may be partial), linear: exact for
     /// every hop within 6 dB of the track's peak (`SpanMeter.exactAbove`).
     var hopPeaks: [Float]
-    /// The sample peak of each hop, linear: where a hop's bound is not exact (more than 6 dB
-    /// under the loudest peak), `LimiterModel` reads its level here, not 7 dB over it.
-    var hopSamplePeaks: [Float] = []
+    /// What the limiter would leave of each hop's energy (`LimiterProbe`, pass 1 only), for the
+    /// hops where it would take anything at one of its thresholds: the hop, the level its
+    /// thresholds sit under, and the share kept at each.
+    var probes: [Probe] = []
+    /// Each hop's energy as the probe sums it (Σx², all channels, unweighted): a gating block's
+    /// share through the limiter is its hops' shares weighted by these.
+    var hopEnergies: [Float] = []
+
+    /// One hop's `LimiterProbe` figures.
+    struct Probe {
+        var hop: Int
+        /// The thresholds are `LimiterProbe.depthsDB` under this level (linear, the mix's scale).
+        var base: Float
+        /// Σ(g²x²) / Σx² at each threshold.
+        var kept: SIMD8<Float>
+        /// Σx² of the frames the probe saw (the larger wins where two spans saw the hop).
+        var energy: Double
+    }
 
     /// Measures `sources`' mix, on two threads when `threads` > 1.
     static func run(
@@ -36,7 +52,7 @@ struct Measurement {
         StageClock.shared.countPass()
         return try run(
             totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: sources.canStartAnywhere,
-            vorbisOrder: vorbisOrder
+            vorbisOrder: vorbisOrder, probe: true
         ) { (span, meter) throws(AudioError) in
             var mix = try sources.makeMix(from: span.start, to: span.end)
             try Driver.run(&mix, channels: channels, into: [meter])
@@ -46,15 +62,16 @@ struct Measurement {
     /// Measures a track of `totalFrames` whose frames [span.start, span.end) `feed` hands to a
     /// span's meter (a mix rendered, or an encoding decoded), on two threads when `threads` > 1
     /// and the track can be split.
+    /// With `probe`, the meters run `LimiterProbe` too (pass 1 of a mix).
     static func run(
-        totalFrames total: Int64, sampleRate: Int, channels: Int, threads: Int, canSplit: Bool, vorbisOrder: Bool = false,
+        totalFrames total: Int64, sampleRate: Int, channels: Int, threads: Int, canSplit: Bool, vorbisOrder: Bool = false, probe: Bool = false,
         feed: (Span, SpanMeter) throws(AudioError) -> Void
     ) throws(AudioError) -> Measurement {
         let hop = hopFrames(sampleRate: sampleRate)
         let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: canSplit)
         var meters: [SpanMeter] = []
         for span in spans {
-            meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder))
+            meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder, probe: probe))
         }
         // each span owns its meter
         try Parallel.run(spans.count, threads: threads) { (k) throws(AudioError) in try feed(spans[k], meters[k]) }
@@ -63,16 +80,19 @@ struct Measurement {
         let hops = Int((total + hop - 1) / hop)
         var energies = [Double](repeating: 0, count: hops + 1)
         var hopPeaks = [Float](repeating: 0, count: hops)
-        var samplePeaks = [Float](repeating: 0, count: hops)
+        var probes: [Int: Probe] = [:]
+        var hopEnergies = [Float](repeating: 0, count: probe ? hops : 0)
         for meter in meters {
+            for (h, e) in meter.probeEnergies where h < hopEnergies.count { hopEnergies[h] = max(hopEnergies[h], e) }
+            for p in meter.finishProbes() where p.energy > (probes[p.hop]?.energy ?? -1) { probes[p.hop] = p }
             for (e, energy) in meter.energies { energies[e] = energy }
             for (h, p) in meter.hopPeaks { hopPeaks[h] = max(hopPeaks[h], p) }
-            for (h, p) in meter.hopSamplePeaks { samplePeaks[h] = max(samplePeaks[h], p) }
         }
         return Measurement(
             loudness: LoudnessMeter.integratedLoudness(of: meters.map(\.meter)),
             truePeak: peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity, hop: hop,
-            blockEnergies: energies, hopPeaks: hopPeaks, hopSamplePeaks: samplePeaks)
+            blockEnergies: energies, hopPeaks: hopPeaks,
+            probes: probes.values.sorted { $0.hop < $1.hop }, hopEnergies: hopEnergies)
     }
 
     /// Measures the frames `changed` again (after a patch of an encoding, `AACRepair`): the
@@ -95,7 +115,6 @@ struct Measurement {
         _ = meter.finishPeak()
         for (e, energy) in meter.energies where e > Int(firstHop) { blockEnergies[e] = energy }
         for (h, p) in meter.hopPeaks where h >= Int(firstHop) && h < Int(endHop) { hopPeaks[h] = p }
-        for (h, p) in meter.hopSamplePeaks where h >= Int(firstHop) && h < Int(endHop) && h < hopSamplePeaks.count { hopSamplePeaks[h] = p }
         let energies = blockEnergies
         self.loudness = BlockGating.integrated(blocks: 4..<energies.count) { energies[$0] }
         let peak = hopPeaks.max() ?? 0
@@ -147,10 +166,17 @@ final class SpanMeter: Sink {
     private(set) var energies: [(Int, Double)] = []
     /// (hop, true-peak bound) of the hops this span detects.
     private(set) var hopPeaks: [(Int, Float)] = []
-    /// (hop, sample peak) of the same hops.
-    private(set) var hopSamplePeaks: [(Int, Float)] = []
+    private let probe: LimiterProbe?
+    /// The probe's figures of the hops it finished, and the hop it is in.
+    private var probes: [Measurement.Probe] = []
+    /// (hop, Σx²) of every hop the probe finished.
+    private(set) var probeEnergies: [(Int, Float)] = []
+    private var probeHop = -1
 
-    init(_ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false) throws(AudioError) {
+    init(
+        _ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false, probe: Bool = false
+    ) throws(AudioError) {
+        self.probe = probe ? LimiterProbe(channels: channels, sampleRate: sampleRate) : nil
         self.span = span
         self.hop = hop
         self.channels = channels
@@ -184,15 +210,24 @@ final class SpanMeter: Sink {
                 let detect = piece.clamped(to: span.peaks)
                 if !detect.isEmpty {
                     let samples = part(detect)
-                    let bound = peakMeter.addBounded(samples, frames: detect.count, fraction: Self.exactAbove)
-                    let sample = samples.baseAddress.map { PeakScan.peak($0, count: samples.count) } ?? 0
                     let h = Int(detect.lowerBound / hop)
+                    if let probe {
+                        // the thresholds sit under the loudest level so far, this piece's samples included
+                        let sample = samples.baseAddress.map { PeakScan.peak($0, count: samples.count) } ?? 0
+                        let base = max(peakMeter.peak, probe.samplePeak, sample)
+                        if h != probeHop {
+                            finishProbeHop()
+                            probe.beginHop(base: base)
+                            probeHop = h
+                        } else if probe.thresholds[0] == 0 {
+                            probe.setBase(base)
+                        }
+                    }
+                    let bound = peakMeter.addBounded(samples, frames: detect.count, fraction: Self.exactAbove, probe: probe)
                     if let last = hopPeaks.last, last.0 == h {
                         hopPeaks[hopPeaks.count - 1].1 = max(last.1, bound)
-                        hopSamplePeaks[hopSamplePeaks.count - 1].1 = max(hopSamplePeaks[hopSamplePeaks.count - 1].1, sample)
                     } else {
                         hopPeaks.append((h, bound))
-                        hopSamplePeaks.append((h, sample))
                     }
                 }
                 at = piece.upperBound
@@ -207,6 +242,23 @@ final class SpanMeter: Sink {
     /// works, as long as it takes at most 6 dB off the loudest peak (beyond, the other
     /// hops' bounds are conservative: more is rendered again, the result is the same).
     static let exactAbove: Float = 0.5
+
+    /// Records the probe's hop, when the limiter would take anything there.
+    private func finishProbeHop() {
+        guard let probe, probeHop >= 0 else { return }
+        let kept = probe.hopRatios
+        probeEnergies.append((probeHop, Float(probe.hopEnergy)))
+        if kept.min() < 1 {
+            probes.append(Measurement.Probe(hop: probeHop, base: probe.base, kept: kept, energy: probe.hopEnergy))
+        }
+    }
+
+    /// The probe's hops, after the last frame.
+    func finishProbes() -> [Measurement.Probe] {
+        finishProbeHop()
+        probeHop = -1
+        return probes
+    }
 
     /// The span's linear true peak (the last span flushes the filter's final instants).
     func finishPeak() -> Float {
