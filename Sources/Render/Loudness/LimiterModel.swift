@@ -20,7 +20,7 @@ struct LimiterModel {
     let blockEnergies: [Double]
     /// The level the limiter holds (linear): its ceiling less its safety margin.
     let threshold: Double
-    private let probes: [Measurement.Probe]
+    private let probes: Measurement.Probes
     /// Each probed hop's true peak (dB): where its share reaches 1.
     private let peaksDB: [Double]
     private let hopCount: Int
@@ -35,8 +35,8 @@ struct LimiterModel {
         probes = measured.probes
         hopCount = measured.hopPeaks.count
         hopEnergies = measured.hopEnergies
-        peaksDB = measured.probes.map { p in
-            let peak = p.hop < measured.hopPeaks.count ? measured.hopPeaks[p.hop] : 0
+        peaksDB = measured.probes.hops.map { hop in
+            let peak = Int(hop) < measured.hopPeaks.count ? measured.hopPeaks[Int(hop)] : 0
             return peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity
         }
     }
@@ -48,10 +48,9 @@ struct LimiterModel {
     /// last two, at most 1 dB per dB (deep under its peaks, the limiter's output approaches a fixed
     /// level: its share falls as fast as the gain rises, no faster).
     func kept(_ i: Int, levelDB: Double) -> Double {
-        let p = probes[i]
-        let baseDB = Gain.decibels(linear: Double(p.base))
+        let baseDB = Gain.decibels(linear: Double(probes.bases[i]))
         let levels = LimiterProbe.levels
-        func share(_ k: Int) -> Double { 10 * log10(max(1e-6, Double(p.kept[k]))) }
+        func share(_ k: Int) -> Double { 10 * log10(max(1e-6, Double(probes.share(i, k)))) }
         let highest = baseDB - depths[0]
         if levelDB >= highest {
             // above the thresholds: toward 1 at the hop's true peak (or one step up when it is under the highest)
@@ -73,7 +72,7 @@ struct LimiterModel {
     func hopGains(gain: Double) -> [Double] {
         let levelDB = Gain.decibels(linear: threshold / gain)
         var out = [Double](repeating: 1, count: hopCount)
-        for i in probes.indices where probes[i].hop < hopCount { out[probes[i].hop] = kept(i, levelDB: levelDB) }
+        for i in 0..<probes.count where Int(probes.hops[i]) < hopCount { out[Int(probes.hops[i])] = kept(i, levelDB: levelDB) }
         return out
     }
 
