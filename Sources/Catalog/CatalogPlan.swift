@@ -97,8 +97,7 @@ public struct CatalogPlan: Sendable {
                 continue
             }
             do {
-                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
-                let timeline = try Timeline(recipe: recipe)
+                let (used, timeline) = try TrackRenderer.checked(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
                 let format = recipe.output.format ?? .flac
                 let audio = TrackFileNames.audio(recipe.id, format)
                 let kinds = recipe.sidecarKinds(adding: sidecars.union([.waveform]))

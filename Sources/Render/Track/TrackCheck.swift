@@ -8,19 +8,12 @@ import Timeline
 extension TrackRenderer {
     /// Checks a loaded recipe without rendering: its timeline, and every asset it names
     /// (found inside the assets folder, and readable as sound by libsndfile).
-    /// Returns the asset files it uses, resolved. `headers` keeps what opening each file
-    /// told, for the next recipe that names the same version of it.
+    /// Returns the asset files it uses, resolved, and the timeline it laid out (a job checks every
+    /// rendition before the first renders, and renders each with the timeline its check laid out).
+    /// `headers` keeps what opening each file told, for the next recipe that names the same version of it.
     /// With `drafts`, every draft prompt's text is spoken too (once per voice and text in `drafts`),
     /// so that a text espeak-ng cannot speak is found before the render.
     @discardableResult
-    public static func check(
-        recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
-    ) throws(DiagnosticList) -> [String] {
-        try checked(recipe: recipe, assets: override, headers: headers, drafts: drafts).assets
-    }
-
-    /// `check`, returning the recipe's timeline too (a job checks every rendition before the
-    /// first renders, and renders each with the timeline its check laid out).
     public static func checked(
         recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
     ) throws(DiagnosticList) -> (assets: [String], timeline: Timeline) {
