@@ -37,7 +37,8 @@ extension PreviewPage {
     /// The same rules as the page's own check of its embedded data: a known
     /// format and version 1, a positive sample rate, sections in order inside
     /// the file, phases sorted and contiguous (each one's `end_frame` is the
-    /// next one's `start_frame`), none empty, all inside the file.
+    /// next one's `start_frame`), none empty, all inside the file. (The script also checks the embedded
+    /// `guide`: a shape, one guide per phase, each of the four; a decoded sheet's types make it so here.)
     public static func problem(in sheet: CueSheet) -> String? {
         if sheet.format != "session-cues" { return "format is '\(sheet.format)', expected 'session-cues'" }
         if sheet.version != 1 { return "cue sheet version \(sheet.version) is not supported (this page reads version 1)" }

@@ -373,7 +373,8 @@ public enum PreviewPage {
         }
         if guided {
             out += "<svg class=\"guide-line\" viewBox=\"0 0 \(PageAssets.guideLineWidth) \(PageAssets.guideLineHeight)\" preserveAspectRatio=\"none\""
-            out += " aria-hidden=\"true\"><polyline points=\"\"/></svg>"
+            out += " aria-hidden=\"true\"><title>How full the breath is (E): full at the top, empty at the bottom</title>"
+            out += "<polyline points=\"\"/></svg>"
         }
         out += "<div class=\"playhead\" aria-hidden=\"true\"></div></div>\n"
         if case .success(let sheet) = checked {
