@@ -21,6 +21,11 @@ public struct PlannedTrack: Sendable {
     public let assetVersions: [String: FileIdentity]
     /// What the check noticed and let pass (`TrackRenderer.warnings(of:)`).
     public let warnings: [Diagnostic]
+
+    /// The format its audio is delivered in: the recipe's, else the catalog's default, FLAC.
+    static func format(of recipe: Recipe) -> AudioFormat { recipe.output.format ?? .flac }
+    /// The format its audio is delivered in.
+    var format: AudioFormat { Self.format(of: recipe) }
 }
 
 /// A catalog read and checked: the tracks that can be rendered, and every problem found.
@@ -98,7 +103,7 @@ public struct CatalogPlan: Sendable {
             }
             do {
                 let (used, timeline) = try TrackRenderer.checked(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
-                let format = recipe.output.format ?? .flac
+                let format = PlannedTrack.format(of: recipe)
                 let audio = TrackFileNames.audio(recipe.id, format)
                 let kinds = recipe.sidecarKinds(adding: sidecars.union([.waveform]))
                 let files = kinds.map { (kind: $0, file: TrackFileNames.sidecar(recipe.id, $0)) }
