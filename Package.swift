@@ -129,7 +129,8 @@ let package = Package(
             dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
         /// End to end: the golden files, the docs' recipe blocks and the starter catalog.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+            name: "EndToEndTests",
+            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Sidecars", "Timeline", "CSndfile"]),
         /// Package.swift against the code: every file's imports are declared dependencies of its target.
         .testTarget(name: "PackageTests", dependencies: ["TestKit"]),
     ]
