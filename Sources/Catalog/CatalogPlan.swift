@@ -97,7 +97,7 @@ public struct CatalogPlan: Sendable {
                 continue
             }
             do {
-                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
+                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers, drafts: drafts, sidecars: sidecars)
                 let timeline = try Timeline(recipe: recipe)
                 let format = recipe.output.format ?? .flac
                 let audio = TrackFileNames.audio(recipe.id, format)
