@@ -115,7 +115,7 @@ let package = Package(
         /// In process: the render core (sources, passes, loudness, formats) called as a library.
         .testTarget(
             name: "RenderTests",
-            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
+            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile", "DSP"]),
         /// The command line: options in process, and the `render` binary's statuses, messages and files.
         .testTarget(
             name: "RenderCommandTests",

@@ -102,7 +102,8 @@ public struct CatalogPlan: Sendable {
                 continue
             }
             do {
-                let (used, timeline) = try TrackRenderer.checked(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
+                let (used, timeline) = try TrackRenderer.checked(
+                    recipe: recipe, assets: assets, headers: headers, drafts: drafts, sidecars: sidecars)
                 let format = PlannedTrack.format(of: recipe)
                 let audio = TrackFileNames.audio(recipe.id, format)
                 let kinds = recipe.sidecarKinds(adding: sidecars.union([.waveform]))
