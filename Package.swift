@@ -115,7 +115,7 @@ let package = Package(
         /// In process: the render core (sources, passes, loudness, formats) called as a library.
         .testTarget(
             name: "RenderTests",
-            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile"]),
+            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "Sidecars", "CSndfile", "DSP"]),
         /// The command line: options in process, and the `render` binary's statuses, messages and files.
         .testTarget(
             name: "RenderCommandTests",
@@ -129,7 +129,8 @@ let package = Package(
             dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
         /// End to end: the golden files, the docs' recipe blocks and the starter catalog.
         .testTarget(
-            name: "EndToEndTests", dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Timeline", "CSndfile"]),
+            name: "EndToEndTests",
+            dependencies: ["TestKit", "Render", "AudioIO", "CadenceCues", "AudioCore", "Recipe", "Sidecars", "Timeline", "CSndfile"]),
         /// Package.swift against the code: every file's imports are declared dependencies of its target.
         .testTarget(name: "PackageTests", dependencies: ["TestKit"]),
     ]

@@ -204,6 +204,7 @@ PAGE_STATE = r"""
     const prompt = track.querySelector(".prompt-text");
     const error = track.querySelector(".cue-error");
     const audio = track.querySelector("audio");
+    const line = track.querySelector(".guide-line polyline");
     return {
       id: track.getAttribute("data-track-id"),
       cue_status: track.getAttribute("data-cue-status"),
@@ -216,6 +217,8 @@ PAGE_STATE = r"""
       progress: ring ? ring.getAttribute("data-progress") : null,
       scale: ring ? ring.getAttribute("data-scale") : null,
       transform: ring ? ring.style.transform : null,
+      guide: ring ? ring.getAttribute("data-guide") : null,
+      guide_line: line ? line.getAttribute("points") : null,
       current_time: audio ? audio.currentTime : null,
       audio_error: audio && audio.error ? audio.error.code : null,
     };

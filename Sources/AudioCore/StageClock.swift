@@ -48,6 +48,13 @@ public final class StageClock: Sendable {
         return try body()
     }
 
+    /// The calling thread's CPU clock (ns), the start of a span `add(since:to:)` records: for a
+    /// stage whose work comes in pieces too small to time one by one (AAC packets).
+    public static func threadNanoseconds() -> Int { now() }
+
+    /// Adds the calling thread's CPU time since `start` (`threadNanoseconds()`) to `stage`.
+    public func add(since start: Int, to stage: Stage) { add(Self.now() - start, to: stage) }
+
     /// Counts one full render of a track's mix (an analysis or encode pass).
     public func countPass() { passes.add(1, ordering: .relaxed) }
     /// Counts frames measured again under the limiter (the gating blocks it touches), not a whole pass.

@@ -85,6 +85,9 @@ extension TrackCatalog {
         /// (`title` when the session has no renditions).
         public func title(preferredLocales: [String]) -> String { rendition(preferredLocales: preferredLocales)?.title ?? title }
 
+        /// Where the session goes in catalog order.
+        public var rank: SessionRank { SessionRank(sortOrder: sortOrder, title: title, id: id) }
+
         /// Whether any rendition has draft prompts (`Track.drafts` above 0): for a DRAFT badge in a test build.
         public var hasDrafts: Bool { renditions.contains { $0.drafts > 0 } }
 
@@ -133,12 +136,51 @@ extension TrackCatalog {
         return sessions.sorted(by: sessionOrder)
     }
 
-    /// Whether session `a` is listed before `b` (recipe-v1.2): by `sortOrder` (nil last), then title in
-    /// Unicode code point order, then id.
-    public static func sessionOrder(_ a: Session, _ b: Session) -> Bool {
-        if a.sortOrder != b.sortOrder { return (a.sortOrder ?? .max, a.sortOrder == nil ? 1 : 0) < (b.sortOrder ?? .max, b.sortOrder == nil ? 1 : 0) }
-        if a.title != b.title { return a.title.unicodeScalars.lexicographicallyPrecedes(b.title.unicodeScalars) }
-        return a.id.unicodeScalars.lexicographicallyPrecedes(b.id.unicodeScalars)
+    /// Whether session `a` is listed before `b` (recipe-v1.2): `a.rank < b.rank`.
+    public static func sessionOrder(_ a: Session, _ b: Session) -> Bool { a.rank < b.rank }
+
+    /// Where a session goes in catalog order (recipe-v1.2 § Sessions in the catalog): by sort order, lower
+    /// first, a session without one after every number; then by title (in the default locale), then by id,
+    /// both in Unicode code point order (not Swift's `<` on `String`, which compares canonical equivalents).
+    ///
+    /// The one statement of the rule: `catalog.json`'s writer orders its sessions by it, and
+    /// `sessions(of:)` orders those of a catalog written before sessions.
+    public struct SessionRank: Sendable, Comparable {
+        /// The session's `sortOrder`; nil sorts after every number.
+        public var sortOrder: Int?
+        /// The session's title in its default locale.
+        public var title: String
+        /// The session's id.
+        public var id: String
+
+        /// Makes the rank of a session with these keys.
+        public init(sortOrder: Int?, title: String, id: String) {
+            self.sortOrder = sortOrder
+            self.title = title
+            self.id = id
+        }
+
+        /// Whether `a` goes before `b`.
+        public static func < (a: Self, b: Self) -> Bool {
+            switch (a.sortOrder, b.sortOrder) {
+            case (let x?, let y?) where x != y: return x < y
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: break
+            }
+            if !a.title.unicodeScalars.elementsEqual(b.title.unicodeScalars) { return codePointsBefore(a.title, b.title) }
+            return codePointsBefore(a.id, b.id)
+        }
+
+        /// Whether `a` and `b` have the same sort order, title and id, code point for code point.
+        public static func == (a: Self, b: Self) -> Bool {
+            a.sortOrder == b.sortOrder && a.title.unicodeScalars.elementsEqual(b.title.unicodeScalars)
+                && a.id.unicodeScalars.elementsEqual(b.id.unicodeScalars)
+        }
+
+        private static func codePointsBefore(_ a: String, _ b: String) -> Bool {
+            a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value }
+        }
     }
 
     /// `sessions` grouped by category: categories in `categoryOrder(_:_:)` (nil last, under

@@ -76,7 +76,7 @@ public struct CatalogJob: Sendable {
     /// Scans the inputs, loads and checks every recipe; `checkOnly` (a check or a plan) fingerprints nothing.
     public func survey(checkOnly: Bool = false) -> Survey {
         let plan = CatalogPlan.make(
-            paths: inputs, assets: assets, hashes: AssetHashes(), checkOnly: checkOnly, sidecars: checkOnly ? [] : sidecars, format: format,
+            paths: inputs, assets: assets, hashes: AssetHashes(), checkOnly: checkOnly, sidecars: sidecars, format: format,
             locales: locales)
         // a job refusing drafts reports them as errors (`draftsRefused`), not as warnings
         var reported = Set<Diagnostic>()

@@ -21,6 +21,11 @@ public struct PlannedTrack: Sendable {
     public let assetVersions: [String: FileIdentity]
     /// What the check noticed and let pass (`TrackRenderer.warnings(of:)`).
     public let warnings: [Diagnostic]
+
+    /// The format its audio is delivered in: the recipe's, else the catalog's default, FLAC.
+    static func format(of recipe: Recipe) -> AudioFormat { recipe.output.format ?? .flac }
+    /// The format its audio is delivered in.
+    var format: AudioFormat { Self.format(of: recipe) }
 }
 
 /// A catalog read and checked: the tracks that can be rendered, and every problem found.
@@ -97,9 +102,9 @@ public struct CatalogPlan: Sendable {
                 continue
             }
             do {
-                let used = try TrackRenderer.check(recipe: recipe, assets: assets, headers: headers, drafts: drafts)
-                let timeline = try Timeline(recipe: recipe)
-                let format = recipe.output.format ?? .flac
+                let (used, timeline) = try TrackRenderer.checked(
+                    recipe: recipe, assets: assets, headers: headers, drafts: drafts, sidecars: sidecars)
+                let format = PlannedTrack.format(of: recipe)
                 let audio = TrackFileNames.audio(recipe.id, format)
                 let kinds = recipe.sidecarKinds(adding: sidecars.union([.waveform]))
                 let files = kinds.map { (kind: $0, file: TrackFileNames.sidecar(recipe.id, $0)) }

@@ -40,6 +40,8 @@ public final class CatalogRenderer: @unchecked Sendable {
     /// The work queue and its results, shared by the workers under `lock`.
     private var todo: [PlannedTrack] = []
     private var next = 0
+    /// The sounds of the tracks the workers are rendering now (`TrackRenderer.soundKey`).
+    private var taken: Set<String> = []
     private var results = Summary()
     /// Manifest entries of tracks being rendered again, by id, until their new files are in place.
     private var replaced: [String: Manifest.Entry] = [:]
@@ -129,6 +131,10 @@ public final class CatalogRenderer: @unchecked Sendable {
         let beds = BedCache()
         for track in todo { for path in track.assetVersions.keys { beds.reserve(path: path, frames: track.frames) } }
         let renderer = TrackRenderer(beds: beds, threads: 1, observer: observer)
+        // renditions that sound the same are rendered once (the first), then copied with their own tags
+        var keys: [String: String] = [:]
+        for track in todo { keys[track.recipe.id] = TrackRenderer.soundKey(of: track.recipe, format: track.format) }
+        let sounds = keys
         next = 0
         results = Summary()
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { [self] _ in
@@ -138,9 +144,22 @@ public final class CatalogRenderer: @unchecked Sendable {
                     lock.unlock()
                     return
                 }
+                // a track that sounds like one another worker has taken waits its turn: after that one it is a copy
+                if let free = todo[next...].firstIndex(where: { sounds[$0.recipe.id].map { !taken.contains($0) } ?? true }), free != next {
+                    todo.insert(todo.remove(at: free), at: next)
+                }
                 let track = todo[next]
                 next += 1
+                let sound = sounds[track.recipe.id]
+                if let sound { taken.insert(sound) }
                 lock.unlock()
+                defer {
+                    if let sound {
+                        lock.lock()
+                        taken.remove(sound)
+                        lock.unlock()
+                    }
+                }
                 let seconds = Double(track.frames) / Double(track.recipe.output.sampleRate)
                 do {
                     let done = try renderer.render(

@@ -108,16 +108,11 @@ extension Manifest {
         return codePointsBefore(a.id, b.id)
     }
 
-    /// The order of two sessions, given each one's first rendition.
+    /// The order of two sessions, given each one's first rendition: `TrackCatalog.SessionRank`, the rule
+    /// players read catalogs by.
     static func sessionOrder(_ a: String, _ firstA: Entry, _ b: String, _ firstB: Entry) -> Bool {
-        switch (firstA.sortOrder, firstB.sortOrder) {
-        case (let x?, let y?) where x != y: return x < y
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default: break
-        }
-        if !firstA.title.unicodeScalars.elementsEqual(firstB.title.unicodeScalars) { return codePointsBefore(firstA.title, firstB.title) }
-        return codePointsBefore(a, b)
+        TrackCatalog.SessionRank(sortOrder: firstA.sortOrder, title: firstA.title, id: a)
+            < TrackCatalog.SessionRank(sortOrder: firstB.sortOrder, title: firstB.title, id: b)
     }
 
     /// `a` before `b` in Unicode code point order (Swift's `<` on String compares canonical equivalents, not code points).

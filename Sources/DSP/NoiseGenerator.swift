@@ -40,41 +40,16 @@ public struct NoiseGenerator: Sendable {
     }
 
     /// Writes `frames` frames of interleaved noise into `out` (overwriting).
+    ///
+    /// Each channel's noise is its own stream (its generator and filter), so the noises run channel
+    /// by channel, their state in locals: the same operations in the same order as one frame at a
+    /// time, without reaching through `self` for every sample.
     public mutating func render(into out: UnsafeMutableBufferPointer<Float>, frames: Int) {
         switch kind {
-        case .white:
-            for i in 0..<frames {
-                for c in 0..<channels { out[i * channels + c] = random[c].nextBipolar() * 0.218 }
-            }
-        case .pink:
-            state.withUnsafeMutableBufferPointer { b in
-                for i in 0..<frames {
-                    for c in 0..<channels {
-                        let w = random[c].nextBipolar()
-                        let s = c * 7
-                        b[s] = 0.99886 * b[s] + w * 0.0555179
-                        b[s + 1] = 0.99332 * b[s + 1] + w * 0.0750759
-                        b[s + 2] = 0.96900 * b[s + 2] + w * 0.1538520
-                        b[s + 3] = 0.86650 * b[s + 3] + w * 0.3104856
-                        b[s + 4] = 0.55000 * b[s + 4] + w * 0.5329522
-                        b[s + 5] = -0.7616 * b[s + 5] - w * 0.0168980
-                        let pink = b[s] + b[s + 1] + b[s + 2] + b[s + 3] + b[s + 4] + b[s + 5] + b[s + 6] + w * 0.5362
-                        b[s + 6] = w * 0.115926
-                        out[i * channels + c] = pink * 0.0578
-                    }
-                }
-            }
-        case .brown:
-            state.withUnsafeMutableBufferPointer { b in
-                for i in 0..<frames {
-                    for c in 0..<channels {
-                        let w = random[c].nextBipolar()
-                        let s = c * 7
-                        b[s] = (b[s] + 0.02 * w) * 0.998
-                        out[i * channels + c] = b[s] * 1.05
-                    }
-                }
-            }
+        case .white, .pink, .brown:
+            guard frames > 0, let base = out.baseAddress else { break }
+            precondition(out.count >= frames * channels, "render: the buffer holds fewer than \(frames) frames")
+            for c in 0..<channels { renderNoise(channel: c, into: base + c, stride: channels, frames: frames) }
         case .drone(let hertz):
             renderDrone(into: out, frames: frames, hertz: hertz)
         case .binaural(let carrier, let beat):
@@ -83,6 +58,82 @@ public struct NoiseGenerator: Sendable {
             renderIsochronic(into: out, frames: frames, carrier: carrier, beat: beat)
         }
         frame += Int64(frames)
+    }
+
+    /// Moves a noise on by `frames` frames without writing them: its generator and its filter
+    /// state end as `render` would leave them (the same steps, less the output), so what it renders
+    /// next is what it would have rendered. The tones keep nothing but the frame.
+    public mutating func skip(frames: Int) {
+        guard frames > 0 else { return }
+        switch kind {
+        case .white, .pink, .brown:
+            for c in 0..<channels { renderNoise(channel: c, into: nil, stride: channels, frames: frames) }
+        case .drone, .binaural, .isochronic:
+            break
+        }
+        frame += Int64(frames)
+    }
+
+    /// One channel's white, pink or brown noise: `frames` samples `stride` apart from `out`, or
+    /// only the state moved on when `out` is nil. Pink is Paul Kellet's refined filter.
+    private mutating func renderNoise(channel c: Int, into out: UnsafeMutablePointer<Float>?, stride: Int, frames: Int) {
+        var random = self.random[c]
+        let s = c * 7
+        switch kind {
+        case .white:
+            if let out {
+                for i in 0..<frames { out[i * stride] = random.nextBipolar() * 0.218 }
+            } else {
+                for _ in 0..<frames { _ = random.next() }
+            }
+        case .pink:
+            var (b0, b1, b2, b3) = (state[s], state[s + 1], state[s + 2], state[s + 3])
+            var (b4, b5, b6) = (state[s + 4], state[s + 5], state[s + 6])
+            if let out {
+                for i in 0..<frames {
+                    let w = random.nextBipolar()
+                    b0 = 0.99886 * b0 + w * 0.0555179
+                    b1 = 0.99332 * b1 + w * 0.0750759
+                    b2 = 0.96900 * b2 + w * 0.1538520
+                    b3 = 0.86650 * b3 + w * 0.3104856
+                    b4 = 0.55000 * b4 + w * 0.5329522
+                    b5 = -0.7616 * b5 - w * 0.0168980
+                    let pink = b0 + b1 + b2 + b3 + b4 + b5 + b6 + w * 0.5362
+                    b6 = w * 0.115926
+                    out[i * stride] = pink * 0.0578
+                }
+            } else {
+                // the same steps without the sum: b6 is only the last sample's
+                var w: Float = 0
+                for _ in 0..<frames {
+                    w = random.nextBipolar()
+                    b0 = 0.99886 * b0 + w * 0.0555179
+                    b1 = 0.99332 * b1 + w * 0.0750759
+                    b2 = 0.96900 * b2 + w * 0.1538520
+                    b3 = 0.86650 * b3 + w * 0.3104856
+                    b4 = 0.55000 * b4 + w * 0.5329522
+                    b5 = -0.7616 * b5 - w * 0.0168980
+                }
+                b6 = w * 0.115926
+            }
+            (state[s], state[s + 1], state[s + 2], state[s + 3]) = (b0, b1, b2, b3)
+            (state[s + 4], state[s + 5], state[s + 6]) = (b4, b5, b6)
+        case .brown:
+            var b = state[s]
+            if let out {
+                for i in 0..<frames {
+                    let w = random.nextBipolar()
+                    b = (b + 0.02 * w) * 0.998
+                    out[i * stride] = b * 1.05
+                }
+            } else {
+                for _ in 0..<frames { b = (b + 0.02 * random.nextBipolar()) * 0.998 }
+            }
+            state[s] = b
+        case .drone, .binaural, .isochronic:
+            break
+        }
+        self.random[c] = random
     }
 
     /// Left carrier − beat/2, right carrier + beat/2; each sine's phase from the frame index

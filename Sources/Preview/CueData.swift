@@ -37,7 +37,8 @@ extension PreviewPage {
     /// The same rules as the page's own check of its embedded data: a known
     /// format and version 1, a positive sample rate, sections in order inside
     /// the file, phases sorted and contiguous (each one's `end_frame` is the
-    /// next one's `start_frame`), none empty, all inside the file.
+    /// next one's `start_frame`), none empty, all inside the file. (The script also checks the embedded
+    /// `guide`: a shape, one guide per phase, each of the four; a decoded sheet's types make it so here.)
     public static func problem(in sheet: CueSheet) -> String? {
         if sheet.format != "session-cues" { return "format is '\(sheet.format)', expected 'session-cues'" }
         if sheet.version != 1 { return "cue sheet version \(sheet.version) is not supported (this page reads version 1)" }
@@ -80,6 +81,8 @@ extension PreviewPage {
     /// Phases are `[start_frame, end_frame, kind, label, cycle]`; one phase a line. A program's sheet
     /// (several practice sections, cues-v1.1) adds each practice section's name (`["practice",s,e,"Wind down"]`)
     /// and each phase's segment (`[…, cycle, segment]`), so the page shows the segment and counts its cycles.
+    /// A sheet with breath guidance (cues-v1.2 `guide`) adds `"guide":{"shape":"sine","phases":["rise","hold",…]}`,
+    /// one guide per phase in order, from which the page's script computes the envelope E for the ring and its line.
     static func compactJSON(_ sheet: CueSheet) -> String {
         let program = sheet.sections.filter { $0.kind == "practice" }.count > 1
         var out = "{\"version\":\(sheet.version),\"sample_rate\":\(sheet.audio.sampleRate),\"frames\":\(sheet.audio.frames),\n\"sections\":["
@@ -93,6 +96,12 @@ extension PreviewPage {
             return "[\($0.startFrame),\($0.endFrame),\(Markup.scriptJSONString($0.kind)),\(Markup.scriptJSONString($0.label)),\($0.cycle)\(segment)]"
         }.joined(separator: ",\n")
         out += "]"
+        // cues-v1.2: the envelope's shape and each phase's guide (a kind's default where a phase has none, as CueTimeline)
+        if let guide = sheet.guide {
+            out += ",\n\"guide\":{\"shape\":\(Markup.scriptJSONString(guide.shape.rawValue)),\"phases\":["
+            out += sheet.phases.map { Markup.scriptJSONString(($0.guide ?? BreathGuide.defaultGuide(for: $0.kind)).rawValue) }.joined(separator: ",")
+            out += "]}"
+        }
         // cues-v1.1: the voice prompts as [frame, end_frame, text], for the caption under the ring
         if let voice = sheet.voice {
             out += ",\n\"voice\":["

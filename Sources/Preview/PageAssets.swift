@@ -7,6 +7,14 @@ enum PageAssets {
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' file:; media-src 'self' file:"
 
+    /// The breath envelope's line under the waveform picture (cues-v1.2 `guide`): its `viewBox` is as wide as the picture's,
+    /// so x is the same fraction of the file, and `guideLineHeight` high: E = 1 at y = 1, E = 0 at y = height − 1.
+    static let guideLineWidth = WaveformPicture.width
+    /// The line's `viewBox` height.
+    static let guideLineHeight = 20
+    /// The line's points: E at the first frame of each of this many equal columns of the file, and at its end.
+    static let guideLineColumns = 600
+
     /// The style sheet: categories side by side where they fit (a wrapping flex row, each category as wide
     /// as `data-columns` cards), a grid of cards inside each; light and dark schemes, kind colours from `PhaseStyle`.
     static let css: String = {
@@ -82,6 +90,10 @@ enum PageAssets {
         .wave{position:relative;height:3.5rem;border-radius:8px;overflow:hidden;background:var(--wave);cursor:pointer;user-select:none}
         .wave img{display:block;width:100%;height:100%}
         .no-picture{display:grid;place-items:center;height:100%;font-size:.8rem;color:#64748b}
+        .wave.guided{height:4.4rem}
+        .wave.guided>img,.wave.guided>.no-picture{height:calc(100% - .9rem)}
+        .guide-line{display:block;width:100%;height:.9rem;border-top:1px solid var(--line)}
+        .guide-line polyline{fill:none;stroke:#0284c7;stroke-width:1.5;vector-effect:non-scaling-stroke}
         .playhead{position:absolute;top:0;bottom:0;left:0;width:2px;margin-left:-1px;background:var(--head);pointer-events:none}
         code{font-size:.8em}
 
@@ -92,6 +104,10 @@ enum PageAssets {
         (() => {
           "use strict";
           const SMALL = 0.45, LARGE = 1;
+          const LINE_WIDTH = \#(guideLineWidth), LINE_HEIGHT = \#(guideLineHeight), LINE_COLUMNS = \#(guideLineColumns);
+          // recipe-v1.2 § Breath guidance: w(u) of each shape, and the guides a phase can have
+          const SHAPES = { sine: (u) => (1 - Math.cos(Math.PI * u)) / 2, linear: (u) => u };
+          const GUIDES = ["rise", "fall", "hold", "none"];
           // The ring's size at the end of a phase of each kind; hold and unknown kinds keep the size they start with.
           const SIZE_AFTER = { inhale: LARGE, exhale: SMALL, rest: SMALL, work: LARGE, short_break: SMALL, long_break: SMALL };
           const SECTION_TEXT = { intro: "Settle in", outro: "Done", end: "Done" };
@@ -138,6 +154,14 @@ enum PageAssets {
               }
               if (p[1] > d.frames) return "phase " + i + " ends at frame " + p[1] + ", after the audio's " + d.frames + " frames";
             }
+            if (d.guide !== undefined) {
+              const g = d.guide;
+              if (g === null || typeof g !== "object" || !own(SHAPES, g.shape)) return "guide.shape " + JSON.stringify(g && g.shape) + " is not sine or linear";
+              if (!Array.isArray(g.phases) || g.phases.length !== d.phases.length) return "guide.phases does not give one guide to each of the " + d.phases.length + " phases";
+              for (let i = 0; i < g.phases.length; i++) {
+                if (!GUIDES.includes(g.phases[i])) return "phase " + i + "'s guide " + JSON.stringify(g.phases[i]) + " is not rise, fall, hold or none";
+              }
+            }
             if (d.voice !== undefined) {
               if (!Array.isArray(d.voice)) return "voice is not a list";
               for (let i = 0; i < d.voice.length; i++) {
@@ -164,6 +188,61 @@ enum PageAssets {
             return "";
           }
 
+          // The breath envelope E of recipe-v1.2 § Breath guidance, as BreathEnvelope (CadenceCues) builds it: pieces
+          // [start, end, a, b, moving] tiling [0, frames): the intro at 0; each phase from a (where E is) to 1 (rise),
+          // to 0 (fall), a throughout (hold) or 0 throughout (none); the outro's fall from where E is to 0 over
+          // min(2 s, the outro); 0 after it (or, without an outro, where the last phase left E). null without a guide.
+          function envelope(d) {
+            if (d.guide === undefined) return null;
+            const pieces = [];
+            let cursor = 0, level = 0;
+            const still = (end, value) => { if (end > cursor) pieces.push([cursor, end, value, value, false]); cursor = Math.max(cursor, end); };
+            d.phases.forEach((p, i) => {
+              still(p[0], level);
+              const a = level, g = d.guide.phases[i];
+              if (g === "rise" || g === "fall") { level = g === "rise" ? 1 : 0; pieces.push([p[0], p[1], a, level, true]); }
+              else if (g === "hold") pieces.push([p[0], p[1], a, a, false]);
+              else { level = 0; pieces.push([p[0], p[1], 0, 0, false]); }
+              cursor = p[1];
+            });
+            const outro = d.sections.find((s) => s[0] === "outro");
+            if (outro && outro[1] < d.frames) {
+              still(outro[1], level);
+              const end = outro[1] + Math.min(2 * d.sample_rate, d.frames - outro[1]);
+              pieces.push([outro[1], end, level, 0, true]);
+              cursor = end;
+              level = 0;
+            }
+            still(d.frames, level);
+            return { w: SHAPES[d.guide.shape], pieces, after: level };
+          }
+
+          // E at a frame: the piece holding it (binary search), E = a + (b − a)·w(u) with u = (frame − start) / (end − start)
+          // in a moving piece; 0 before the file, where the last piece ends after it.
+          function envelopeAt(env, frame) {
+            let lo = 0, hi = env.pieces.length;
+            while (lo < hi) {
+              const m = (lo + hi) >> 1;
+              if (env.pieces[m][0] <= frame) lo = m + 1; else hi = m;
+            }
+            if (lo === 0) return 0;
+            const p = env.pieces[lo - 1];
+            if (frame >= p[1]) return env.after;
+            if (!p[4]) return p[2];
+            return p[2] + (p[3] - p[2]) * env.w((frame - p[0]) / (p[1] - p[0]));
+          }
+
+          // The envelope's line: E at the first frame of each of LINE_COLUMNS equal columns of the file and at its end,
+          // x across the picture's width, E = 1 at the top (y = 1) and 0 at the bottom (y = LINE_HEIGHT − 1).
+          function envelopeLine(env, frames) {
+            const points = [];
+            for (let k = 0; k <= LINE_COLUMNS; k++) {
+              const e = envelopeAt(env, Math.floor((k * frames) / LINE_COLUMNS));
+              points.push((k * LINE_WIDTH) / LINE_COLUMNS + "," + (1 + (LINE_HEIGHT - 2) * (1 - e)).toFixed(2));
+            }
+            return points.join(" ");
+          }
+
           // The phase whose [start_frame, end_frame) holds the frame, or -1.
           function phaseAt(phases, frame) {
             let lo = 0, hi = phases.length - 1;
@@ -177,8 +256,17 @@ enum PageAssets {
           }
 
           // The ring's state at t seconds of the audio.
-          function stateAt(d, sizeBefore, cycles, t) {
+          // With breath guidance (env), the ring's size is SMALL + (LARGE − SMALL)·E, E at the frame (0 past the end).
+          function stateAt(d, env, sizeBefore, cycles, t) {
             const frame = Math.floor((Number.isFinite(t) ? Math.max(0, t) : 0) * d.sample_rate + 0.5);
+            const state = stateAtFrame(d, sizeBefore, cycles, frame);
+            state.guide = env ? (frame >= d.frames ? 0 : envelopeAt(env, frame)) : null;
+            if (env) state.scale = SMALL + (LARGE - SMALL) * state.guide;
+            return state;
+          }
+
+          // The ring's state at a frame; its size by the phase's kind (the page's sizes for a sheet without breath guidance).
+          function stateAtFrame(d, sizeBefore, cycles, frame) {
             let section = "", sectionStart = 0, sectionEnd = 0, segmentName = "";
             if (frame >= d.frames) {
               section = "end";
@@ -231,7 +319,7 @@ enum PageAssets {
             const caption = track.querySelector(".prompt-text");
             const block = track.querySelector("script.cue-data");
             if (!audio) return;
-            let data = null, sizeBefore = [], cycles = [0];
+            let data = null, env = null, sizeBefore = [], cycles = [0];
             if (block && ring) {
               try {
                 data = JSON.parse(block.textContent);
@@ -248,6 +336,9 @@ enum PageAssets {
                   const segment = p.length > 5 ? p[5] : 0;
                   if (p[2] !== "transition" || p.length <= 5) cycles[segment] = Math.max(cycles[segment] || 0, p[4] + 1);
                 }
+                env = envelope(data);
+                const line = track.querySelector(".guide-line polyline");
+                if (env && line) line.setAttribute("points", envelopeLine(env, data.frames));
               }
             }
             const trackDuration = Number(track.getAttribute("data-duration")) || 0;
@@ -260,10 +351,11 @@ enum PageAssets {
               const total = duration();
               if (playhead && total > 0) playhead.style.left = (Math.min(1, Math.max(0, t / total)) * 100).toFixed(3) + "%";
               if (!data) return;
-              const s = stateAt(data, sizeBefore, cycles, t);
+              const s = stateAt(data, env, sizeBefore, cycles, t);
               const progress = s.progress.toFixed(3), scale = s.scale.toFixed(3);
+              const guide = s.guide === null ? "" : s.guide.toFixed(6);
               const spoken = promptAt(data.voice, s.frame);
-              const key = [s.kind, s.index, s.section, progress, scale, s.label, s.detail, spoken].join("\u0000");
+              const key = [s.kind, s.index, s.section, progress, scale, guide, s.label, s.detail, spoken].join("\u0000");
               if (key === shown) return;
               shown = key;
               ring.setAttribute("data-phase-kind", s.kind);
@@ -271,6 +363,7 @@ enum PageAssets {
               ring.setAttribute("data-section", s.section);
               ring.setAttribute("data-progress", progress);
               ring.setAttribute("data-scale", scale);
+              if (guide) ring.setAttribute("data-guide", guide);
               ring.style.transform = "scale(" + scale + ")";
               if (label.textContent !== s.label) label.textContent = s.label;
               if (detail && detail.textContent !== s.detail) detail.textContent = s.detail;

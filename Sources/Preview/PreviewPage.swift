@@ -361,12 +361,20 @@ public enum PreviewPage {
         out +=
             "<audio controls preload=\"\(shown ? "metadata" : "none")\" src=\"\(Markup.text(Markup.urlPath(track.audioFile)))\" aria-label=\"Play \(Markup.text(title))\"></audio>\n"
         out += "<p class=\"audio-error\" role=\"alert\" hidden></p>\n"
-        out += "<div class=\"wave\" title=\"Click to seek\">"
+        // cues-v1.2: a sheet with breath guidance gets a thin line under the picture, drawn by the script from E
+        var guided = false
+        if case .success(let sheet) = checked, sheet.guide != nil { guided = true }
+        out += "<div class=\"wave\(guided ? " guided" : "")\" title=\"Click to seek\">"
         if let picture = track.pictureFile {
             out += "<img src=\"\(Markup.text(Markup.urlPath(picture)))\" alt=\"Waveform of \(Markup.text(title)) with its phases and cues\""
             out += " width=\"\(WaveformPicture.width)\" height=\"\(WaveformPicture.height)\">"
         } else {
             out += "<span class=\"no-picture\">No waveform picture</span>"
+        }
+        if guided {
+            out += "<svg class=\"guide-line\" viewBox=\"0 0 \(PageAssets.guideLineWidth) \(PageAssets.guideLineHeight)\" preserveAspectRatio=\"none\""
+            out += " aria-hidden=\"true\"><title>How full the breath is (E): full at the top, empty at the bottom</title>"
+            out += "<polyline points=\"\"/></svg>"
         }
         out += "<div class=\"playhead\" aria-hidden=\"true\"></div></div>\n"
         if case .success(let sheet) = checked {

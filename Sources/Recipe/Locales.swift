@@ -78,6 +78,43 @@ extension Recipe {
     /// text of its variant written with the default locale's texts and paths and without `locales:`.
     public var seedText: String { localeFreeText ?? canonicalText }
 
+    /// What this rendition sounds like, as text: `canonicalText` without what only a screen or a
+    /// tag reads (the id, title, category, phase labels, segment names, and the text of a prompt
+    /// spoken from its file), followed by `seedText`. Two renditions with the same sound text
+    /// render the same samples from the same assets: the renditions of a variant whose locales
+    /// differ only in their texts (issue 34 renders such audio once).
+    public var soundText: String {
+        var plain = self
+        plain.id = session
+        plain.sessionID = nil
+        plain.locale = nil
+        plain.title = ""
+        plain.category = nil
+        func silent(_ phase: Phase) -> Phase {
+            var label = phase
+            label.label = ""
+            return label
+        }
+        plain.pattern.phases = pattern.phases.map(silent)
+        plain.program = program?.map { segment in
+            var unnamed = segment
+            unnamed.name = ""
+            unnamed.pattern.phases = segment.pattern.phases.map(silent)
+            return unnamed
+        }
+        if var voice = plain.voice {
+            // a draft's text (and voice) is what it says; a clip's text is only its caption
+            if !voice.prompts.contains(where: \.isDraft) { voice.draftVoice = "" }
+            voice.prompts = voice.prompts.map { prompt in
+                var caption = prompt
+                if !prompt.isDraft { caption.text = nil }
+                return caption
+            }
+            plain.voice = voice
+        }
+        return plain.canonicalText + "\n" + seedText
+    }
+
     /// The id of this rendition's variant (`box-5m` for `box-5m-de`; `sleep` for `sleep-de`).
     var variantIDWithoutLocale: String {
         guard let locale else { return id }

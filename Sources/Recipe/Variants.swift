@@ -45,12 +45,14 @@ extension Recipe {
 
     /// `box` and 5 min → `box-5m`: the length as an author writes it (`ExactSeconds.durationText`).
     /// Whole minutes are written in minutes (`1m`, `45m`, `1h30m`), anything else as `durationText` (`90s`, `2m30s`).
-    public static func variantID(_ id: String, _ duration: ExactSeconds) -> String {
+    public static func variantID(_ id: String, _ duration: ExactSeconds) -> String { "\(id)-\(variantLength(duration))" }
+
+    /// A variant's length as its id writes it: `5m`, `1h30m`, `90s`, `2m30s`.
+    public static func variantLength(_ duration: ExactSeconds) -> String {
         let minute = 60 * ExactSeconds.nanosPerSecond
-        guard duration.nanoseconds > 0, duration.nanoseconds % minute == 0 else { return "\(id)-\(duration.durationText)" }
+        guard duration.nanoseconds > 0, duration.nanoseconds % minute == 0 else { return duration.durationText }
         let minutes = duration.nanoseconds / minute
-        let text = (minutes >= 60 ? "\(minutes / 60)h" : "") + (minutes % 60 > 0 ? "\(minutes % 60)m" : "")
-        return "\(id)-\(text)"
+        return (minutes >= 60 ? "\(minutes / 60)h" : "") + (minutes % 60 > 0 ? "\(minutes % 60)m" : "")
     }
 
     /// `box-5m.flac` for `box.flac`: the output path of variant `variantID` of recipe `baseID`, for

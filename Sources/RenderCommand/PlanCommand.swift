@@ -41,7 +41,11 @@ enum TrackPlanText {
 
         var head = "\(recipe.file): \(recipe.id), \(DiagnosticText.quoted(recipe.title))"
         if let category = recipe.category { head += " (\(category))" }
-        if let base = recipe.variantOf { head += ", variant of '\(base)'" }
+        // a rendition says what it renders of its session: `session 'box', 5m, locale 'de'`
+        var of: [String] = []
+        if recipe.variantOf != nil, case .duration(let length) = recipe.length { of.append(Recipe.variantLength(length)) }
+        if let locale = recipe.locale { of.append("locale '\(locale)'") }
+        if recipe.session != recipe.id { head += ", session '\(recipe.session)'" + of.map { ", " + $0 }.joined() }
         lines.append(head)
 
         // the length, and where the time a duration leaves over went

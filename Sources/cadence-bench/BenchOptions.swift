@@ -4,7 +4,7 @@ import Foundation
 struct BenchOptions {
     /// The parts of a run; with none named on the command line, all of them.
     enum Section: String, CaseIterable {
-        case reference, compare, aac, voice, catalog, check
+        case reference, compare, aac, voice, catalog, check, swell
     }
 
     var sections: Set<Section> = []
@@ -13,14 +13,15 @@ struct BenchOptions {
     var catalogTracks = 20
     var catalogMinutes = 10.0
     var checkRecipes = 500
+    var swellRuns = 3
     var work = "/tmp/cadence-bench"
     var render: String?
     var json = false
     var help = false
 
     static let usage = """
-        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--aac] [--voice] [--catalog] [--check] [--all]
-                             [--catalog-tracks 20] [--catalog-minutes 10] [--check-recipes 500]
+        usage: cadence-bench [--minutes 60] [--reference] [--compare] [--aac] [--voice] [--catalog] [--check] [--swell] [--all]
+                             [--catalog-tracks 20] [--catalog-minutes 10] [--check-recipes 500] [--swell-runs 3]
                              [--work DIR] [--render PATH] [--json]
         Times the release `render` on the reference job of issue 5 (a box-breathing session over a
         generated rain bed, -16 LUFS, -1 dBTP, FLAC 24-bit), and again at 10 minutes (its twin);
@@ -28,8 +29,9 @@ struct BenchOptions {
         same job; times two `flac -5` side by side on the twin's PCM; renders the reference recipe
         as M4A (AAC 128k) beside ffmpeg's `aac` encoder on the same PCM; renders the reference
         recipe with a voice prompt every minute and without; renders a catalog with -j 1 and -j 2;
-        times `render --check` on a catalog of recipes. Prints a Markdown table (or JSON) with the
-        goals of issues 12, 13 and 14 marked PASS or MISS.
+        times `render --check` on a catalog of recipes; renders the reference recipe without a swell,
+        with a tone swell and with a pink-noise swell. Prints a Markdown table (or JSON) with the
+        goals of issues 12, 13, 14 and 33 marked PASS or MISS.
 
         options:
           --minutes M          length of the reference job (default 60)
@@ -43,10 +45,13 @@ struct BenchOptions {
                                12 dB) and without voice, each at --minutes and at 1 minute
           --catalog            the catalog at -j 1 and -j 2
           --check              render --check on many recipes
+          --swell              the reference recipe without a swell, with a tone swell and with
+                               a pink-noise swell (issue 33), each at --minutes, --swell-runs times
           --all                all of the above (the default when none is named)
           --catalog-tracks N   tracks in the catalog (default 20)
           --catalog-minutes M  length of each catalog track (default 10)
           --check-recipes N    recipes for --check (default 500)
+          --swell-runs N       rounds of the swell job (default 3; the goal compares medians)
           --work DIR           scratch folder (default /tmp/cadence-bench)
           --render PATH        the render binary (default: the one next to cadence-bench)
           --json               print the report as JSON instead of Markdown
@@ -83,10 +88,12 @@ struct BenchOptions {
             case "--voice": options.sections.insert(.voice)
             case "--catalog": options.sections.insert(.catalog)
             case "--check": options.sections.insert(.check)
+            case "--swell": options.sections.insert(.swell)
             case "--all": options.sections = Set(Section.allCases)
             case "--catalog-tracks": options.catalogTracks = try count(argument)
             case "--catalog-minutes": options.catalogMinutes = try positive(argument)
             case "--check-recipes": options.checkRecipes = try count(argument)
+            case "--swell-runs": options.swellRuns = try count(argument)
             case "--work": options.work = try value(argument)
             case "--render": options.render = try value(argument)
             case "--json": options.json = true

@@ -38,6 +38,9 @@ struct BenchResults: Codable, Sendable {
     var catalogJ2: RunFigures?
     var check: RunFigures?
     var checkRecipes = 500
+    /// The reference recipe without a swell, with a tone swell and with a pink-noise swell, each
+    /// round in turn (issue 33).
+    var swell: SwellJob.Figures?
     var notes: [String] = []
     var goals: [GoalResult] = []
 
@@ -46,6 +49,6 @@ struct BenchResults: Codable, Sendable {
         [
             reference, referenceShort, flacFloor, flacFloorShort, flacFloorPair, ffmpeg, sox, aac, aacShort, ffmpegAAC, unvoiced,
             voiced, unvoicedShort, voicedShort, catalogJ1, catalogJ2, check,
-        ].compactMap { $0 }
+        ].compactMap { $0 } + (swell.map { $0.plain + $0.tone + $0.pink } ?? [])
     }
 }

@@ -92,6 +92,11 @@ struct Benchmark {
             r.check = try RenderJobs.check(count: options.checkRecipes, tools: tools, workspace: workspace)
         }
 
+        if sections.contains(.swell) {
+            r.swell = try SwellJob.run(
+                seconds: seconds, runs: options.swellRuns, tools: tools, workspace: workspace, progress: progress)
+        }
+
         r.loadAfter = Self.loadAverage()
         let contended = r.runs.filter { run in run.cost.otherCPU.map { $0 > 0.1 * run.cost.wall } ?? false }
         if !contended.isEmpty {

@@ -76,7 +76,20 @@ enum Goals {
             ratio(r.aac.map { Double($0.cost.maxRSSKiB) }, r.aacShort.map { Double($0.cost.maxRSSKiB) }),
             format: { String(format: "%.2f×", $0) }, pass: { abs($0 - 1) <= 0.1 })
         goals.append(contentsOf: voiceGoals(r))
+        goals.append(contentsOf: swellGoals(r))
         return goals
+    }
+
+    /// Issue 33's goal: a track with a swell (a tone, pink noise) within 1.1 × the CPU time of the
+    /// same track without one, the medians of the rounds.
+    private static func swellGoals(_ r: BenchResults) -> [GoalResult] {
+        let note = lengthNote(r.swell?.plain.first, expected: referenceSeconds)
+        let plain = r.swell.flatMap { SwellJob.medianCPU($0.plain) }
+        return [("tone", r.swell?.tone), ("pink-noise", r.swell?.pink)].map { name, runs in
+            judged(
+                "swell: a \(name) swell vs none, CPU, median of \(runs?.count ?? 0) (issue 33)" + note, "≤ 1.1× no swell",
+                ratio(runs.flatMap { SwellJob.medianCPU($0) }, plain), format: { times($0, 3) }, pass: { $0 <= 1.1 })
+        }
     }
 
     /// Issue 14's goals: the voiced run's wall time against the unvoiced run's, and its memory

@@ -79,11 +79,12 @@ enum MarkdownReport {
     }
 
     private static func stages(_ r: BenchResults) -> String {
-        let runs = [
-            r.reference, r.referenceShort, r.aac, r.aacShort, r.unvoiced, r.voiced, r.unvoicedShort, r.voicedShort,
-            r.catalogJ1, r.catalogJ2,
-        ]
-        .compactMap { $0 }
+        let runs =
+            [
+                r.reference, r.referenceShort, r.aac, r.aacShort, r.unvoiced, r.voiced, r.unvoicedShort, r.voicedShort,
+                r.catalogJ1, r.catalogJ2,
+            ]
+            .compactMap { $0 } + (r.swell.map { $0.plain + $0.tone + $0.pink } ?? [])
         guard !runs.isEmpty else { return "" }
         let names = runs.compactMap(\.stages).first?.stageNames ?? StageBreakdown.stageOrder
         var out = "### Stages (thread seconds, from `CADENCE_STAGES=1`)\n\n"
@@ -143,7 +144,12 @@ enum MarkdownReport {
                 Goals.ratio(r.aac.map { Double($0.cost.maxRSSKiB) }, r.aacShort.map { Double($0.cost.maxRSSKiB) })
             ),
         ]
-        let present = rows.filter { $0.1 != nil }
+        let plainSwell = r.swell.flatMap { SwellJob.medianCPU($0.plain) }
+        let swellRows: [(String, Double?)] = [
+            ("tone swell CPU / no swell CPU (medians)", Goals.ratio(r.swell.flatMap { SwellJob.medianCPU($0.tone) }, plainSwell)),
+            ("pink-noise swell CPU / no swell CPU (medians)", Goals.ratio(r.swell.flatMap { SwellJob.medianCPU($0.pink) }, plainSwell)),
+        ]
+        let present = (rows + swellRows).filter { $0.1 != nil }
         guard !present.isEmpty else { return "" }
         var out = "### Ratios\n\n| ratio | value |\n| --- | ---: |\n"
         for (name, value) in present { out += "| \(name) | \(String(format: "%.2f", value ?? 0)) |\n" }
@@ -151,7 +157,8 @@ enum MarkdownReport {
     }
 
     private static func goals(_ r: BenchResults) -> String {
-        var out = "### Goals (issue 12; AAC: issue 13; voice: issue 14)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
+        var out =
+            "### Goals (issue 12; AAC: issue 13; voice: issue 14; swell: issue 33)\n\n| goal | target | measured | verdict |\n| --- | --- | ---: | --- |\n"
         for g in r.goals { out += "| \(g.goal) | \(g.target) | \(g.measured) | \(g.verdict) |\n" }
         return out
     }

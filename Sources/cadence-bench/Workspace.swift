@@ -11,6 +11,7 @@ import Foundation
 ///     DIR/voice/                                       the voice job: recipes, cue sheets, 1-minute FLACs
 ///     DIR/catalog/recipes/, dist-j1/, dist-j2/         the catalog and its two renders
 ///     DIR/check/recipes/                               the recipes `--check` reads
+///     DIR/swell/                                       the swell job: recipes and cue sheets
 ///     DIR/logs/                                        every child's stdout and stderr
 struct Workspace {
     let root: String
@@ -25,6 +26,7 @@ struct Workspace {
     var voiceClip: String { assets + "/" + VoiceJob.clipAsset }
     var catalog: String { root + "/catalog" }
     var check: String { root + "/check" }
+    var swell: String { root + "/swell" }
     var logs: String { root + "/logs" }
 
     func bed(_ design: BedDesign) -> String { "\(beds)/\(design.name).ogg" }
@@ -35,7 +37,7 @@ struct Workspace {
     /// - Throws: `BenchError` naming the folder that cannot be created.
     init(root: String) throws(BenchError) {
         self.root = (root as NSString).standardizingPath
-        for folder in [beds, assets + "/cues", assets + "/voice", reference, compare, aac, voice, catalog, check, logs] {
+        for folder in [beds, assets + "/cues", assets + "/voice", reference, compare, aac, voice, catalog, check, swell, logs] {
             try Self.makeFolder(folder)
         }
     }

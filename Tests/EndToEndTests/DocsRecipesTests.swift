@@ -17,8 +17,10 @@ import Testing
 //     run in that folder, must exit 0 without an error line;
 //   - `render`: it must also render: `render mine/FILE -o out/STEM.flac` writes the audio and
 //     `out/STEM.cues.json`, whose duration and frames match `expect-seconds:` (as does the
-//     summary line `mine/FILE → out/STEM.flac (…, N frames at R Hz, …)`); then the folder
-//     as a catalog, `render mine/ -o mine-dist/`, writes `catalog.json` and `index.html`;
+//     summary line `mine/FILE → out/STEM.flac (…, N frames at R Hz, …)`); a block with a
+//     `haptics: on` line also writes `out/STEM.ahap` and `out/STEM.haptics.json`; then the folder
+//     as a catalog, `render mine/ -o mine-dist/`, writes `catalog.json` and `index.html` (and the
+//     haptics files);
 //   - `error STATUS`: `render --check mine/FILE` must exit with STATUS, naming `mine/FILE:` in
 //     a `: error: ` line.
 //
@@ -250,12 +252,19 @@ struct DocsRecipesTests {
         let summary = "mine/\(block.file) → \(audio) ("
         let frames = "\(seconds * rate) frames at \(rate) Hz"
         #expect(result.lines.contains { $0.hasPrefix(summary) && $0.contains(frames) }, "no '\(summary)… \(frames)' line:\n\(result)")
+        // `haptics: on` (the page's end-to-end guidance example): the two haptics files beside the audio, each on its own line
+        let hapticsFiles =
+            block.yaml.split(separator: "\n").contains { $0.hasPrefix("haptics: on") } ? [".ahap", ".haptics.json"].map { block.stem + $0 } : []
+        for name in hapticsFiles {
+            #expect(FileManager.default.fileExists(atPath: folder.file("out/" + name)), "out/\(name) was not written")
+            #expect(result.lines.contains("mine/\(block.file) → out/\(name)"), "no 'mine/\(block.file) → out/\(name)' line:\n\(result)")
+        }
 
         // the walkthrough's preview: the folder as a catalog
         let catalog = try run(render, ["mine/", "-o", "mine-dist/"], in: folder.path)
         #expect(catalog.status == 0 && !catalog.signaled, "render mine/ -o mine-dist/: \(catalog)")
         let listing = try folder.listing("mine-dist")
-        for name in ["index.html", "catalog.json", "\(block.stem).flac", "\(block.stem).cues.json"] {
+        for name in ["index.html", "catalog.json", "\(block.stem).flac", "\(block.stem).cues.json"] + hapticsFiles {
             #expect(listing.contains(name), "mine-dist/ lacks \(name): \(listing)")
         }
     }

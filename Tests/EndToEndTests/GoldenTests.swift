@@ -1,13 +1,15 @@
 import AudioIO
 import CSndfile
 import Foundation
+import Sidecars
 import TestKit
 import Testing
 
 /// Golden files (after FFmpeg FATE's framecrc): for every starter recipe (`recipes/**/*.yml`) and
 /// every short case in `Tests/Golden/recipes/`, the release `render` output decoded with
-/// libsndfile, hashed in blocks of 65,536 frames, and the cue sheet verbatim (for Opus, its
-/// `audio.sha256` masked), compared with the committed `Tests/Golden/<name>.framecrc`. They pin
+/// libsndfile, hashed in blocks of 65,536 frames, every sidecar the recipe writes (`.ahap`,
+/// `.haptics.json`, …) by its SHA-256 and a summary of what it holds, and the cue sheet verbatim
+/// (for Opus, its `audio.sha256` masked), compared with the committed `Tests/Golden/<name>.framecrc`. They pin
 /// the sound as the code makes it today, so a refactor that changes one sample says where.
 /// Opus is the exception (`levelOnly`): libopus 1.3.1 picks its SIMD code by the processor at run
 /// time, so the same bytes in decode to other floats on another processor (an AVX-512 EPYC and the
@@ -143,7 +145,9 @@ struct GoldenTests {
         }
         let files = try work.listing()
         let sheets = files.filter { $0.hasSuffix(".cues.json") }.sorted()
-        let audio = files.filter { !$0.hasSuffix(".cues.json") }
+        // the sidecars a recipe asks for (`haptics: on`, `output.sidecars`) are named after their track
+        let sidecars = Set(sheets.flatMap { sheet in SidecarKind.allCases.map { String(sheet.dropLast(".cues.json".count)) + $0.suffix } })
+        let audio = files.filter { !$0.hasSuffix(".cues.json") && !sidecars.contains($0) }
         guard !sheets.isEmpty, sheets.count == audio.count else {
             throw TestFailure("render \(c.recipe) wrote \(files), not an audio file and a cue sheet per track")
         }
@@ -155,6 +159,9 @@ struct GoldenTests {
             var lines = lines
             lines.append("# file: \(file)")
             lines += try blocks(of: work.file(file))
+            for kind in SidecarKind.allCases where files.contains(stem + kind.suffix) {
+                lines.append(try sidecarLine(work.file(stem + kind.suffix), kind: kind))
+            }
             var sheet = try work.read(sheetName)
             if let reason = unreproducibleBytes[(file as NSString).pathExtension] {
                 lines.append("# cues: audio.sha256 masked (\(reason))")
@@ -165,6 +172,30 @@ struct GoldenTests {
             if !sheet.hasSuffix("\n") { sheet += "\n" }
             return (sheets.count == 1 ? c.name : "\(c.name)@\(stem)", lines.joined(separator: "\n") + "\n" + sheet)
         }
+    }
+
+    /// `# sidecar: box-5m.ahap, 391234 bytes, sha256 <64 hex digits>, …`: a sidecar's bytes pinned by
+    /// their hash, with what it holds in words, so that a changed golden line says what moved: for an
+    /// AHAP file its events by type, for an Android waveform its pieces and their sum in milliseconds.
+    static func sidecarLine(_ path: String, kind: SidecarKind) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        var hasher = SHA256Hasher()
+        data.withUnsafeBytes { hasher.update($0) }
+        var line = "# sidecar: \((path as NSString).lastPathComponent), \(data.count) bytes, sha256 \(SHA256Hasher.hex(hasher.finalize()))"
+        switch kind {
+        case .ahap:
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let events = (object?["Pattern"] as? [[String: Any]] ?? []).compactMap { $0["Event"] as? [String: Any] }
+            let types = Dictionary(grouping: events) { $0["EventType"] as? String ?? "?" }.mapValues(\.count)
+            line += ", \(events.count) events (" + types.keys.sorted().map { "\(types[$0]!) \($0)" }.joined(separator: ", ") + ")"
+        case .haptics:
+            let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            let timings = object?["timings_ms"] as? [Int] ?? []
+            line += ", \(timings.count) pieces, \(timings.reduce(0, +)) ms"
+        default:
+            break
+        }
+        return line
     }
 
     struct Spawned: CustomStringConvertible {
@@ -363,10 +394,12 @@ extension GoldenTests {
 
 // MARK: - Reading and comparing
 
-/// A framecrc text split into its header (`#` lines before `# cues`), block lines and cue sheet lines.
+/// A framecrc text split into its header (`#` lines before `# cues`), block lines, sidecar lines
+/// (`# sidecar: …`) and cue sheet lines.
 struct Golden {
     var header: [String] = []
     var blocks: [String] = []
+    var sidecars: [String] = []
     var cues: [String] = []
 
     init(_ text: String) {
@@ -376,6 +409,8 @@ struct Golden {
                 cues.append(line)
             } else if line == "# cues" {
                 inCues = true
+            } else if line.hasPrefix("# sidecar: ") {
+                sidecars.append(line)
             } else if line.hasPrefix("#") {
                 header.append(line)
             } else if !line.isEmpty {
@@ -407,6 +442,15 @@ struct Golden {
         } else {
             words.append("the \(count) blocks of sound are the same")
         }
+        let sidecarsDiffer = expected.sidecars != actual.sidecars
+        if sidecarsDiffer {
+            let count = max(expected.sidecars.count, actual.sidecars.count)
+            for k in 0..<count where k >= expected.sidecars.count || k >= actual.sidecars.count || expected.sidecars[k] != actual.sidecars[k] {
+                let was = k < expected.sidecars.count ? String(expected.sidecars[k].dropFirst(2)) : "(none)"
+                let now = k < actual.sidecars.count ? String(actual.sidecars[k].dropFirst(2)) : "(none)"
+                words.append("'\(was)' is now '\(now)'")
+            }
+        }
         let byLevel = expected.header.contains { $0.contains("RMS and peak level") }
         let cuesDiffer =
             expected.cues.count != actual.cues.count || zip(expected.cues, actual.cues).contains { !sameCueLine($0, $1, byLevel: byLevel) }
@@ -421,7 +465,7 @@ struct Golden {
         } else {
             words.append("the cue sheet is the same")
         }
-        if expected.header == actual.header && differing.isEmpty && !cuesDiffer { return nil }
+        if expected.header == actual.header && differing.isEmpty && !sidecarsDiffer && !cuesDiffer { return nil }
         return words.joined(separator: "; ")
     }
 

@@ -150,6 +150,47 @@ import Testing
         #expect(changed[1].canonicalText != renditions[1].canonicalText)
     }
 
+    /// The sound text: the same for renditions that differ only in what a screen or a tag reads.
+    @Test func soundTextIsTheSameWhereOnlyTextsDiffer() throws {
+        let texts = """
+            id: calm
+            locales: [en, de]
+            title: { en: Calm, de: Ruhe }
+            category: { en: Sleep, de: Schlaf }
+            program:
+              - { pattern: box, cycles: 2, label: { en: Settle, de: Ankommen } }
+              - { pattern: { phases: [ { kind: inhale, length: 4s, label: { en: In, de: Ein } }, exhale: 4s ] }, cycles: 2 }
+            bed: { synth: pink-noise }
+            voice:
+              draft_voice: { en: en-us, de: de }
+              prompts:
+                - { at: 3s, file: voice/welcome.wav, text: { en: Welcome., de: Willkommen. } }
+
+            """
+        let renditions = try load(texts).renditions()
+        #expect(renditions[0].soundText == renditions[1].soundText)
+        #expect(renditions[0].canonicalText != renditions[1].canonicalText)
+        // what the mix hears differs: a clip per locale, a draft's words, a gain
+        for (old, new) in [
+            ("file: voice/welcome.wav", "file: \"voice/{locale}/welcome.wav\""),
+            (
+                "- { at: 3s, file: voice/welcome.wav, text: { en: Welcome., de: Willkommen. } }",
+                "- { at: 3s, text: { en: Welcome., de: Willkommen. } }"
+            ),
+            ("bed: { synth: pink-noise }", "bed: { synth: pink-noise, gain: -20 dB }"),
+        ] {
+            let changed = try load(texts.replacing(old, with: new)).renditions()
+            if new.contains("gain") {
+                #expect(changed[0].soundText != renditions[0].soundText, "\(new)")
+            } else {
+                #expect(changed[0].soundText != changed[1].soundText, "\(new)")
+            }
+        }
+        // another length sounds different
+        let variants = try load(texts + "variants: { duration: [1m, 2m] }\n").renditions()
+        #expect(Set(variants.map(\.soundText)).count == 2)
+    }
+
     @Test func programLabelsAndBedLayersPerLocale() throws {
         let recipe = try load(
             """

@@ -243,12 +243,12 @@ struct HostileInputTests {
             sampleRate: Self.rate, channels: 1, format: .wav16)
         let recipe = try RecipeLoader.load(path: try folder.write(Self.recipe(bed: "bed.wav"), to: "r.yml"))
         let headers = AssetHeaders()
-        for _ in 0..<40 { try TrackRenderer.check(recipe: recipe, assets: nil, headers: headers) }
+        for _ in 0..<40 { try TrackRenderer.checked(recipe: recipe, assets: nil, headers: headers) }
         #expect(headers.opened == 1)
         // the same path, rewritten with half a second: another size and status-change time
         try Fixture.writeSound(bed, [Float](repeating: 0.1, count: Self.rate / 2), sampleRate: Self.rate, channels: 1, format: .wav16)
         do {
-            try TrackRenderer.check(recipe: recipe, assets: nil, headers: headers)
+            try TrackRenderer.checked(recipe: recipe, assets: nil, headers: headers)
             Issue.record("a bed cut to 0.5 s passed --check from a kept header")
         } catch {
             #expect(error.diagnostics.map(\.message).joined().contains("at least 1 s"), "\(error.diagnostics)")

@@ -102,4 +102,35 @@ import Testing
         #expect(plan.stdout.contains("planned 1 recipe: 1 good, 0 with errors"))
         #expect(!FileManager.default.fileExists(atPath: folder.file("dist")))
     }
+
+    @Test("each rendition of a session names its session, length and locale, and goes to its own file; --locale picks")
+    func renditions() throws {
+        let folder = try TempFolder("plan-renditions")
+        let recipe = try folder.write(
+            """
+            id: calm
+            title: { en: Calm, de: Ruhe }
+            locales: [en, de]
+            variants: { duration: [2m, 1m] }
+            pattern: box
+            output: { format: wav, bit_depth: 16, loudness: off }
+            """, to: "recipes/calm.yml")
+        let output = folder.file("out/calm.wav")
+        let plan = try runRender(["--plan", recipe, "-o", output])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let heads = plan.stdout.split(separator: "\n").filter { $0.hasPrefix(recipe + ":") }.map(String.init)
+        // the order the spec gives renditions: by locale (as `locales:` lists them), then shortest first
+        #expect(
+            heads == [
+                "\(recipe): calm-1m-en, 'Calm', session 'calm', 1m, locale 'en'",
+                "\(recipe): calm-2m-en, 'Calm', session 'calm', 2m, locale 'en'",
+                "\(recipe): calm-1m-de, 'Ruhe', session 'calm', 1m, locale 'de'",
+                "\(recipe): calm-2m-de, 'Ruhe', session 'calm', 2m, locale 'de'",
+            ], "\(plan.stdout)")
+        #expect(plan.stdout.contains(folder.file("out/calm-1m-de.wav") + ":"), "\(plan.stdout)")
+        let german = try runRender(["--plan", recipe, "-o", output, "--locale", "DE"])
+        #expect(german.status == 0, "\(german.stderr)")
+        #expect(german.stdout.split(separator: "\n").filter { $0.hasPrefix(recipe + ":") }.allSatisfy { $0.hasSuffix("locale 'de'") })
+        #expect(german.stdout.split(separator: "\n").filter { $0.hasPrefix(recipe + ":") }.count == 2)
+    }
 }

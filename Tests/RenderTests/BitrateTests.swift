@@ -94,7 +94,7 @@ struct BitrateTests {
         let folder = try TempFolder("bitrate-vorbis")
         let path = try folder.write("pattern: box\ncycles: 1\noutput:\n  format: ogg\n  bitrate: 32k\n", to: "t.yml")
         let recipe = try RecipeLoader.load(path: path)
-        #expect(throws: DiagnosticList.self) { try TrackRenderer.check(recipe: recipe, assets: nil) }
+        #expect(throws: DiagnosticList.self) { try TrackRenderer.checked(recipe: recipe, assets: nil) }
         let refused = try #require(renderFailure(path, to: folder.file("t.ogg")))
         #expect(refused.description.contains("t.yml:5:12: error: output.bitrate: libvorbis cannot encode 32k at 48000 Hz stereo"), "\(refused)")
         #expect(refused.description.contains("it takes 45k to 320k there"), "\(refused)")

@@ -95,4 +95,68 @@ struct BreathGuideRenderTests {
         #expect(diagnostic.kind == .data)
         #expect(try folder.listing().sorted() == ["long.yml"])
     }
+
+    /// How a case asks for haptics: a recipe line, and the command line's `--sidecars`.
+    struct HapticsAsked: Sendable, CustomTestStringConvertible {
+        let name: String
+        let line: String
+        let arguments: [String]
+        /// Where the error is: at `haptics:`, or at the file's start without that key.
+        let location: String
+        var testDescription: String { name }
+    }
+
+    static let asked: [HapticsAsked] = [
+        HapticsAsked(name: "haptics: on", line: "haptics: on", arguments: [], location: "long.yml:5:10:"),
+        HapticsAsked(name: "--sidecars haptics", line: "guide: { shape: linear }", arguments: ["--sidecars", "haptics"], location: "long.yml:1:1:"),
+        HapticsAsked(name: "--sidecars all, no guide:", line: "", arguments: ["--sidecars", "all"], location: "long.yml:1:1:"),
+    ]
+
+    /// 1-second inhale/exhale phases for `cycles` cycles (a tap at each inhale), haptics asked for as `asked` says.
+    static func longRecipe(cycles: Int, _ asked: HapticsAsked) -> String {
+        """
+        id: long
+        pattern: { phases: [inhale: 1s, exhale: 1s] }
+        cycles: \(cycles)
+        cues: { inhale: { tone: 440 Hz, length: 100ms } }
+        \(asked.line)
+        output: { sample_rate: 8000, channels: 1 }
+        """
+    }
+
+    /// The haptic events of a recipe file, as the writers count them.
+    static func events(_ path: String) throws -> Int {
+        let recipe = try RecipeLoader.load(path: path)
+        let timeline = try Timeline(recipe: recipe)
+        return HapticSteps(timeline: timeline, envelope: BreathEnvelope(timeline: timeline, guide: recipe.breathGuide)).eventCount
+    }
+
+    @Test("render --check and --plan apply the haptics limit the render applies: 65 at haptics past it, 0 just under it", arguments: asked)
+    func checkAppliesHapticsLimit(_ asked: HapticsAsked) throws {
+        let folder = try TempFolder("guide-check-limit")
+        // the events a cycle adds, from two short tracks; then the most cycles within the limit
+        let one = try Self.events(folder.write(Self.longRecipe(cycles: 1, asked), to: "one.yml"))
+        let perCycle = try Self.events(folder.write(Self.longRecipe(cycles: 2, asked), to: "two.yml")) - one
+        try #require(perCycle > 0)
+        let under = (RecipeLimits.maxHapticEventsPerTrack - one) / perCycle + 1
+        let fits = try folder.write(Self.longRecipe(cycles: under, asked), to: "fits/long.yml")
+        let over = try folder.write(Self.longRecipe(cycles: under + 1, asked), to: "over/long.yml")
+        let (fitting, overflowing) = (try Self.events(fits), try Self.events(over))
+        #expect(fitting <= RecipeLimits.maxHapticEventsPerTrack && overflowing > RecipeLimits.maxHapticEventsPerTrack, "\(fitting), \(overflowing)")
+        for mode in ["--check", "--plan"] {
+            let refused = try runRender([mode, over] + asked.arguments)
+            #expect(refused.status == 65, "\(mode): \(refused)")
+            let message =
+                "\(asked.location) error: haptics: expected a track whose haptics hold at most 400,000 events, "
+                + "found \(RecipeKeys.grouped(overflowing))"
+            #expect(refused.stderr.contains(message), "\(mode): \(refused.stderr)")
+            let passed = try runRender([mode, fits] + asked.arguments)
+            #expect(passed.status == 0, "\(mode): \(passed)")
+        }
+        // the render refuses the same track with the same words, and writes nothing (`--sidecars` is the command line's)
+        guard asked.arguments.isEmpty else { return }
+        let failure = try #require(renderFailure(over, to: folder.file("over/long.wav")))
+        #expect(failure.diagnostics.first.map { "\($0)".contains("\(asked.location) error: haptics: expected") } == true, "\(failure)")
+        #expect(try folder.listing("over") == ["long.yml"])
+    }
 }

@@ -7,7 +7,7 @@ import TestKit
 import Testing
 
 /// recipe-v1.2 § Locales, as `render --check` sees each rendition (`Recipe.renditions()`, then
-/// `TrackRenderer.check` and `Recipe.naming`): a clip missing, or an overlap, in one locale only
+/// `TrackRenderer.checked` and `Recipe.naming`): a clip missing, or an overlap, in one locale only
 /// is that locale's error, named; the other locale checks clean.
 @Suite struct LocaleCheckTests {
     static let recipe = """
@@ -30,7 +30,7 @@ import Testing
         var found: [String: [Diagnostic]] = [:]
         for rendition in loaded.renditions() {
             do {
-                try TrackRenderer.check(recipe: rendition, assets: nil)
+                try TrackRenderer.checked(recipe: rendition, assets: nil)
                 found[rendition.locale ?? ""] = []
             } catch {
                 found[rendition.locale ?? ""] = rendition.naming(error.diagnostics)

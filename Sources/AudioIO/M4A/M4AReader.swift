@@ -144,11 +144,15 @@ final class Decoder {
         avcodec_free_context(&pointer)
     }
 
-    /// `frames` frames of `frame`, from its frame `first`, into `out`, interleaved, full scale ±1.0.
-    func interleave(_ frame: UnsafeMutablePointer<AVFrame>, from first: Int = 0, frames: Int, into out: inout [Float]) throws(AudioError) {
+    /// `frames` frames of `frame`, from its frame `first`, into `out` from its frame `at`,
+    /// interleaved, full scale ±1.0; `out` must hold them.
+    func interleave(
+        _ frame: UnsafeMutablePointer<AVFrame>, from first: Int = 0, frames: Int, into out: inout [Float], at: Int = 0
+    ) throws(AudioError) {
         let format = AVSampleFormat(rawValue: frame.pointee.format)
         let planes = frame.pointee.extended_data
-        let path = path
+        let (path, channels) = (path, channels)
+        precondition(out.count >= (at + frames) * channels, "the interleaved buffer is too short")
         /// Channel `c`'s plane from frame `first`, as `T`s.
         func plane<T>(_ c: Int, of _: T.Type) throws(AudioError) -> UnsafeMutablePointer<T> {
             guard let plane = planes?[c] else {
@@ -156,22 +160,29 @@ final class Decoder {
             }
             return plane.withMemoryRebound(to: T.self, capacity: first + frames) { $0 } + first
         }
+        /// Each channel's plane converted by `convert`, interleaved into `out`.
+        func spread<T>(_: T.Type, _ convert: (T) -> Float) throws(AudioError) {
+            let sources = try (0..<channels).map { (c) throws(AudioError) in try plane(c, of: T.self) }
+            out.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                let target = base + at * channels
+                if channels == 2 {
+                    let (left, right) = (sources[0], sources[1])
+                    for i in 0..<frames {
+                        target[2 * i] = convert(left[i])
+                        target[2 * i + 1] = convert(right[i])
+                    }
+                } else {
+                    for (c, source) in sources.enumerated() {
+                        for i in 0..<frames { target[i * channels + c] = convert(source[i]) }
+                    }
+                }
+            }
+        }
         switch format {
-        case AV_SAMPLE_FMT_FLTP:
-            for c in 0..<channels {
-                let plane = try plane(c, of: Float.self)
-                for i in 0..<frames { out[i * channels + c] = plane[i] }
-            }
-        case AV_SAMPLE_FMT_S16P:
-            for c in 0..<channels {
-                let plane = try plane(c, of: Int16.self)
-                for i in 0..<frames { out[i * channels + c] = Float(plane[i]) / 32768 }
-            }
-        case AV_SAMPLE_FMT_S32P:
-            for c in 0..<channels {
-                let plane = try plane(c, of: Int32.self)
-                for i in 0..<frames { out[i * channels + c] = Float(Double(plane[i]) / 2_147_483_648) }
-            }
+        case AV_SAMPLE_FMT_FLTP: try spread(Float.self) { $0 }
+        case AV_SAMPLE_FMT_S16P: try spread(Int16.self) { Float($0) / 32768 }
+        case AV_SAMPLE_FMT_S32P: try spread(Int32.self) { Float(Double($0) / 2_147_483_648) }
         default:
             throw AudioError(file: path, operation: "decode", reason: "unexpected sample format \(format.rawValue)", kind: .software)
         }

@@ -170,9 +170,6 @@ public struct CanonicalLine: Sendable {
             case .noise(let synth): lines.append("swell=synth|\(synth)|\(swell.gainDB)")
             }
         },
-        CanonicalLine(["haptics"]) { recipe, lines in
-            if recipe.haptics { lines.append("haptics=on") }
-        },
     ]
 
     static func phaseText(_ phase: Phase) -> String { "\(phase.kind)|\(phase.length)|\(phase.label)" }

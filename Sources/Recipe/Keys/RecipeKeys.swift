@@ -149,7 +149,10 @@ public enum RecipeKeys {
             typeText: "mapping: `tone` or `synth`, and `gain`", examples: ["{ tone: 174 Hz, gain: -26 dB }", "{ synth: pink-noise, gain: -30 dB }"],
             "a sound that swells with the breath envelope ([Breath guidance](#breath-guidance-one-envelope-three-senses))"),
         RecipeKey(
-            "haptics", .choice(["on", "off"]), default: "off", canonical: .line("haptics", whenGiven: true), typeText: "`on` / `off`",
+            "haptics", .choice(["on", "off"]), default: "off",
+            canonical: .excluded(
+                "files beside the track (and the cue sheet's guide), not its sound: turning haptics on keeps the noise; a catalog fingerprints the files apart (`Fingerprint.of`)"
+            ), typeText: "`on` / `off`",
             examples: ["on", "off"], "`on`: write `OUT.ahap` and `OUT.haptics.json` beside the track, from the breath envelope"),
         RecipeKey("voice", .mapping, canonical: .section, typeText: "mapping", "spoken prompts ([Voice](#voice))"),
         RecipeKey(

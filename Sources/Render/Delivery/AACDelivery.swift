@@ -37,12 +37,15 @@ struct AACDelivery: Delivery {
 
     func expectedShift(of plan: LoudnessPlan) throws -> CodecProbe.Shift? {
         guard let bitrate = input.output.bitrate else { return nil }
+        let clock = PhaseClock()
+        defer { input.observer?.lossy("AAC phase probe: " + clock.lap()) }
         return try CodecProbe.aacShift(
             sources: input.sources, plan: plan, bitrate: bitrate, sampleRate: input.sampleRate, channels: input.channels)
     }
 
     func deliver(_ plan: LoudnessPlan?, into file: AtomicOutputFile) throws -> Delivered {
         StageClock.shared.countPass()
+        let clock = PhaseClock()
         let (sources, output, channels, sampleRate) = (input.sources, input.output, input.channels, input.sampleRate)
         let total = sources.totalFrames
         guard let bitrate = output.bitrate else {
@@ -75,9 +78,11 @@ struct AACDelivery: Delivery {
         }
         if let clip { throw input.clipped(at: clip) }
         try track.joinParts()
+        input.observer?.lossy("AAC phase parts: " + clock.lap())
         var heard = try Measurement.run(totalFrames: total, sampleRate: sampleRate, channels: channels, threads: input.threads, canSplit: true) {
             (span, meter) throws(AudioError) in try decode(track, span, into: meter)
         }
+        input.observer?.lossy("AAC phase check: " + clock.lap())
         input.observer?.lossy(
             String(
                 format: "AAC in %d parts (%d joins where no window matched): %.2f LUFS, %.2f dBTP decoded", layout.count,
@@ -91,6 +96,7 @@ struct AACDelivery: Delivery {
                 try decode(track, span, into: meter)
             }
         }
+        input.observer?.lossy("AAC phase repair: " + clock.lap())
         try track.mux(
             fileDescriptor: file.fileDescriptor, path: output.audioPath, metadata: input.metadata.m4aTags, chapters: input.metadata.chapters)
         let listed = try M4AReader.frames(descriptor: file.fileDescriptor, path: output.audioPath)
@@ -99,6 +105,7 @@ struct AACDelivery: Delivery {
                 file: output.audioPath, operation: "verify", reason: "its edit list lasts \(listed.map(String.init) ?? "no") frames, not \(total)",
                 kind: .software)
         }
+        input.observer?.lossy("AAC phase mux: " + clock.lap())
         return Delivered(loudness: heard.loudness, truePeak: heard.truePeak, peaks: columns.peaks)
     }
 
@@ -119,5 +126,34 @@ extension AACPartEncoder: Sink {
     func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
         try write(block, frames: frames)
         return .more
+    }
+}
+
+/// The process's CPU time (user + system, every thread) and wall time between laps, for the
+/// AAC phases the benchmark's trace lists (`CADENCE_STAGES=1`).
+final class PhaseClock {
+    private var cpu: Double
+    private var wall: Double
+
+    init() { (cpu, wall) = (Self.cpuNow(), Self.wallNow()) }
+
+    /// "cpu X s, wall Y s" since the last lap (or the start).
+    func lap() -> String {
+        let (c, w) = (Self.cpuNow(), Self.wallNow())
+        defer { (cpu, wall) = (c, w) }
+        return String(format: "cpu %.2f s, wall %.2f s", c - cpu, w - wall)
+    }
+
+    private static func cpuNow() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    private static func wallNow() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

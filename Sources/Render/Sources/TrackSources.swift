@@ -137,7 +137,7 @@ struct TrackSources {
 
     /// Cue sound beyond `RecipeLimits.maxCueSoundPerTrack` times the track, reported at the
     /// cue that adds the most: the mix's cost grows with every cue's length, not the track's.
-    /// `--check` calls it with the lengths the recipe and the files' headers give (`TrackRenderer.check`).
+    /// `--check` calls it with the lengths the recipe and the files' headers give (`TrackRenderer.checked`).
     static func tooMuchCueSound(timeline: Timeline, lengths: [Int64], recipe: Recipe) -> Diagnostic? {
         let total = lengths.reduce(0, +)
         let limit = Int64(RecipeLimits.maxCueSoundPerTrack) * timeline.totalFrames

@@ -1,32 +1,35 @@
 import AudioCore
 import AudioIO
+import CadenceCues
 import Foundation
 import Recipe
+import Sidecars
 import Timeline
 
 /// `render --check`: a recipe's timeline and assets, without rendering.
 extension TrackRenderer {
-    /// Checks a loaded recipe without rendering: its timeline, and every asset it names
-    /// (found inside the assets folder, and readable as sound by libsndfile).
-    /// Returns the asset files it uses, resolved. `headers` keeps what opening each file
-    /// told, for the next recipe that names the same version of it.
+    /// Checks a loaded recipe without rendering: its timeline, the haptics limit when the track
+    /// writes haptics (by `haptics: on`, `output.sidecars`, or `sidecars`: the command line's), and
+    /// every asset it names (found inside the assets folder, and readable as sound by libsndfile).
+    /// Returns the asset files it uses, resolved, and the timeline it laid out (a job checks every
+    /// rendition before the first renders, and renders each with the timeline its check laid out).
+    /// `headers` keeps what opening each file told, for the next recipe that names the same version of it.
     /// With `drafts`, every draft prompt's text is spoken too (once per voice and text in `drafts`),
     /// so that a text espeak-ng cannot speak is found before the render.
     @discardableResult
-    public static func check(
-        recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
-    ) throws(DiagnosticList) -> [String] {
-        try checked(recipe: recipe, assets: override, headers: headers, drafts: drafts).assets
-    }
-
-    /// `check`, returning the recipe's timeline too (a job checks every rendition before the
-    /// first renders, and renders each with the timeline its check laid out).
     public static func checked(
-        recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil
+        recipe: Recipe, assets override: String?, headers: AssetHeaders = AssetHeaders(), drafts: DraftChecks? = nil,
+        sidecars: Set<SidecarKind> = []
     ) throws(DiagnosticList) -> (assets: [String], timeline: Timeline) {
         var problems: [Diagnostic] = []
         var timeline: Timeline?
         do { timeline = try Timeline(recipe: recipe) } catch { problems += error.diagnostics }
+        // the haptics the track writes (`haptics: on`, `output.sidecars`, `sidecars`): the render's own limit
+        if let timeline {
+            do { _ = try hapticSteps(recipe: recipe, timeline: timeline, sidecars: recipe.sidecarKinds(adding: sidecars)) } catch {
+                problems += error.diagnostics
+            }
+        }
         // what the output's format decides (a bit rate libvorbis has no mode for, CAF's defect);
         // a format that comes from `-o` is planned when the track renders
         if recipe.output.format != nil {
@@ -152,6 +155,25 @@ extension TrackRenderer {
             return min(length, timeline.totalFrames - cue.frame)
         }
         return TrackSources.tooMuchCueSound(timeline: timeline, lengths: lengths, recipe: recipe)
+    }
+
+    /// The haptic steps of a track that writes `sidecars`: nil when none of them is a haptics file.
+    /// Throws when they would hold more than `RecipeLimits.maxHapticEventsPerTrack` events, an error
+    /// at `haptics`. The one check of the limit: the render calls it before any audio is written
+    /// (`TrackFiles`), `render --check` and `--plan` with the sidecars the render would write (`checked`).
+    static func hapticSteps(recipe: Recipe, timeline: Timeline, sidecars: [SidecarKind]) throws(DiagnosticList) -> HapticSteps? {
+        guard sidecars.contains(where: \.isHaptic) else { return nil }
+        let steps = HapticSteps(timeline: timeline, envelope: BreathEnvelope(timeline: timeline, guide: recipe.breathGuide))
+        guard steps.eventCount <= RecipeLimits.maxHapticEventsPerTrack else {
+            throw DiagnosticList([
+                Diagnostic(
+                    "haptics: expected a track whose haptics hold at most \(RecipeKeys.grouped(RecipeLimits.maxHapticEventsPerTrack)) events, "
+                        + "found \(RecipeKeys.grouped(steps.eventCount)) (\(RecipeKeys.grouped(steps.steps.count)) steps while the breath moves, "
+                        + "\(RecipeKeys.grouped(steps.transients.count)) taps at cues); shorten the track or lengthen its phases",
+                    at: recipe.location(of: "haptics"))
+            ])
+        }
+        return steps
     }
 
     /// What an asset's header already tells, so that `--check` finds it without decoding:

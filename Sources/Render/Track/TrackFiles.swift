@@ -19,29 +19,15 @@ struct TrackFiles {
     let haptics: HapticSteps?
 
     /// Throws when the track's haptics would hold more than `RecipeLimits.maxHapticEventsPerTrack`
-    /// events: an error at `haptics`, before any audio is written.
+    /// events: an error at `haptics`, before any audio is written (`TrackRenderer.hapticSteps`).
     init(recipe: Recipe, timeline: Timeline, sources: TrackSources, output: OutputPlan) throws(DiagnosticList) {
         self.recipe = recipe
         self.output = output
         warnings = TrackRenderer.warnings(of: recipe, timeline: timeline)
         // recipe-v1.2 § Breath guidance: `guide:`, `swell:`, `haptics: on`, or a haptics sidecar asked for turn the envelope on
-        let hapticSidecars = output.sidecars.contains { $0.0.isHaptic }
-        let guide = recipe.breathEnvelopeOn || hapticSidecars ? recipe.breathGuide : nil
-        if hapticSidecars, let guide {
-            let steps = HapticSteps(timeline: timeline, envelope: BreathEnvelope(timeline: timeline, guide: guide))
-            guard steps.eventCount <= RecipeLimits.maxHapticEventsPerTrack else {
-                throw DiagnosticList([
-                    Diagnostic(
-                        "haptics: expected a track whose haptics hold at most \(RecipeKeys.grouped(RecipeLimits.maxHapticEventsPerTrack)) events, "
-                            + "found \(RecipeKeys.grouped(steps.eventCount)) (\(RecipeKeys.grouped(steps.steps.count)) steps while the breath moves, "
-                            + "\(RecipeKeys.grouped(steps.transients.count)) taps at cues); shorten the track or lengthen its phases",
-                        at: recipe.location(of: "haptics"))
-                ])
-            }
-            haptics = steps
-        } else {
-            haptics = nil
-        }
+        let kinds = output.sidecars.map(\.0)
+        let guide = recipe.breathEnvelopeOn || kinds.contains(where: \.isHaptic) ? recipe.breathGuide : nil
+        haptics = try TrackRenderer.hapticSteps(recipe: recipe, timeline: timeline, sidecars: kinds)
         draft = CueSheetBuilder.build(
             recipe: recipe, timeline: timeline, sounds: sources.cueLengths, prompts: sources.prompts, audioFile: PathName.name(of: output.audioPath),
             sha256: "", loudness: nil, truePeak: nil, guide: guide)
