@@ -56,7 +56,7 @@ struct CodecProbeTests {
     }
 
     @Test(
-        "a 2-minute M4A over a bed is encoded once and decodes within 0.2 LU of its target",
+        "a 2-minute M4A over a bed is encoded once unless its first encoding misses by more than 0.3 LU, and decodes within 0.3 LU of its target",
         .enabled(if: freshReleaseRender != nil, "needs the release render binary"),
         arguments: [Case(bed: "file: beds/rain.ogg, gain: -14 dB", bitrate: "128k"), Case(bed: "synth: pink-noise, gain: -20 dB", bitrate: "96k")])
     func encodedOnce(_ c: Case) throws {
@@ -74,8 +74,17 @@ struct CodecProbeTests {
         try #require(result.status == 0, "render failed: \(result.stderr.suffix(600))")
         let stages = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("cadence-stages: ") })
         let json = try JSONSerialization.jsonObject(with: Data(stages.dropFirst("cadence-stages: ".count).utf8)) as? [String: Any]
-        // pass 1 and one encoding: a second encoding would be a third pass over the mix
-        #expect(json?["passes"] as? Int == 2, "passes over the mix: \(stages)")
+        // pass 1 and one encoding, unless the first encoding decoded more than the acceptance (0.3 LU,
+        // issue 34) off the target or over the ceiling: then one more, and only one
+        let first = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("cadence-lossy: encoding 1: ") })
+        let words = first.split(separator: " ")
+        let (firstLoudness, firstPeak) = (try #require(Double(words[3])), try #require(Double(words[5])))
+        // (the line rounds to 0.01: within 0.005 of a limit either is right)
+        let kept = abs(firstLoudness + 16) < 0.3 - 0.005 && firstPeak < -1.15 - 0.005
+        let missed = abs(firstLoudness + 16) > 0.3 + 0.005 || firstPeak > -1.15 + 0.005
+        let passes = try #require(json?["passes"] as? Int)
+        #expect(kept ? passes == 2 : missed ? passes == 3 : (2...3).contains(passes), "passes over the mix: \(stages); \(first)")
+        if c.bitrate == "128k" { #expect(kept, "the rain bed at 128k is kept at its first encoding: \(first)") }
 
         // the file read back and metered here, apart from the render's own decoding of its packets
         let meter = try MeterSink(channels: 2, sampleRate: 48000, loudness: true)
@@ -85,7 +94,7 @@ struct CodecProbeTests {
         #expect(frames == 120 * 48000)
         let (measured, truePeak) = meter.finish()
         let loudness = try #require(measured)
-        #expect(abs(loudness + 16) <= 0.2, "the decoded file measures \(loudness) LUFS")
+        #expect(abs(loudness + 16) <= 0.3, "the decoded file measures \(loudness) LUFS")
         // the cue sheet's figures are the render's decoding's, and they are the file's
         let sheet = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder.file("track.cues.json")))) as? [String: Any]
         let audio = try #require(sheet?["audio"] as? [String: Any])

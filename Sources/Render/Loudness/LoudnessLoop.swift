@@ -16,7 +16,7 @@ import Recipe
 ///    anything is encoded.
 /// 4. **Encode** (`Delivery.deliver`): the file, with its loudness and true peak (as decoded,
 ///    for a lossy format).
-/// 5. **Verify** (`Aim.again`): a decoded result that the codec moved by more than 0.2 LU, or
+/// 5. **Verify** (`Aim.again`): a decoded result more than `LoudnessPlan.acceptance` (0.3 LU) off the target, or
 ///    whose peaks pass `LoudnessPlan.allowedPeak`, has the target and ceiling corrected by as
 ///    much and is encoded again, at most `Aim.attempts` times in all; the contract is then
 ///    checked on what was delivered.
@@ -178,7 +178,7 @@ struct LoudnessLoop {
             guard let target, loudness.isFinite, attempt < Self.attempts else { return false }
             let over = truePeak - LoudnessPlan.allowedPeak(truePeakCeiling)
             let off = target - loudness
-            guard over > 0 || abs(off) > 0.2 else { return false }
+            guard over > 0 || abs(off) > LoudnessPlan.acceptance else { return false }
             if over > 0 { ceiling -= over + 0.1 }
             targetOffset += off
             attempt += 1
