@@ -99,4 +99,14 @@ public struct JSONText {
 
     /// The document with a final newline.
     public var text: String { out + "\n" }
+
+    /// The text written since the last `take`, handed over and forgotten (a writer that streams a
+    /// long document empties it now and then; the document's end, `text`, follows the last take).
+    public mutating func take() -> String {
+        defer { out = "" }
+        return out
+    }
+
+    /// The UTF-8 bytes waiting to be taken.
+    public var pendingBytes: Int { out.utf8.count }
 }

@@ -70,7 +70,7 @@ public enum RecipeLimits {
     /// The most haptic events one track's haptics hold (`haptics: on`, recipe-v1.2 § Breath guidance;
     /// steps of at most 100 ms while the breath moves, plus a transient per cue): 400,000. Checked by the
     /// renderer before any audio is written, as an error at `haptics`. 8 hours of 1-second
-    /// inhale/exhale phases make 316,382 (287,620 steps + 28,762 transients): a 76 MB `.ahap`.
+    /// inhale/exhale phases with a cue on each make 316,800 (288,000 steps + 28,800 transients): a 76 MB `.ahap`.
     public static let maxHapticEventsPerTrack = 400_000
     /// The lowest `swell.tone`: 20 Hz (recipe-v1.2 § Breath guidance); the highest is below Nyquist.
     public static let minSwellHertz = 20.0

@@ -18,6 +18,16 @@ public enum AHAP {
 
     /// The AHAP JSON of `haptics` for the track `id`.
     public static func text(of haptics: HapticSteps, id: String) -> String {
+        var text = ""
+        write(haptics, id: id) { text += $0 }
+        return text
+    }
+
+    /// The text `text(of:id:)` gives, handed to `emit` in pieces of about `chunkBytes` bytes, in order:
+    /// 8 hours of 1-second phases make a 76 MB file, which never has to be in memory at once.
+    public static func write<E: Error>(
+        _ haptics: HapticSteps, id: String, chunkBytes: Int = 1 << 20, to emit: (String) throws(E) -> Void
+    ) throws(E) {
         var j = JSONText()
         j.open()
         j.raw("Version", "1.0")
@@ -52,6 +62,7 @@ public enum AHAP {
                         + parameter("HapticIntensity", decimals4(k)) + ", " + parameter("HapticSharpness", continuousSharpness) + "] }"
                 )
             ])
+            if j.pendingBytes >= chunkBytes { try emit(j.take()) }
         }
         while t < haptics.transients.endIndex {
             transient(haptics.transients[t])
@@ -59,7 +70,7 @@ public enum AHAP {
         }
         j.close(array: true)
         j.close()
-        return j.text
+        try emit(j.text)
     }
 
     private static func parameter(_ id: String, _ value: String) -> String {

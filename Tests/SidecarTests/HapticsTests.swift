@@ -136,6 +136,19 @@ import Timeline
 
     // MARK: - AHAP
 
+    @Test("AHAP.write hands the file over in pieces of about chunkBytes that join into the one text, whatever the piece size")
+    func ahapInPieces() throws {
+        let (_, _, h) = try Self.haptics()
+        var whole: [String] = []
+        AHAP.write(h, id: "box-5m", chunkBytes: .max) { whole.append($0) }
+        #expect(whole.count == 1)
+        var pieces: [String] = []
+        AHAP.write(h, id: "box-5m", chunkBytes: 512) { pieces.append($0) }
+        // a piece is cut after the event that takes it to 512 bytes: never much over, and many of them
+        #expect(pieces.count > 10 && pieces.dropLast().allSatisfy { $0.utf8.count >= 512 && $0.utf8.count < 1024 }, "\(pieces.map(\.utf8.count))")
+        #expect(pieces.joined() == whole[0] && whole[0] == AHAP.text(of: h, id: "box-5m"))
+    }
+
     @Test("AHAP: version, project, no curves; a continuous event per step above 0 with its level; transients at the cues")
     func ahap() throws {
         let (t, _, h) = try Self.haptics()

@@ -64,8 +64,13 @@ struct TrackFiles {
         var sidecars: [AtomicOutputFile] = []
         for (kind, path) in output.sidecars {
             let sidecar = try AtomicOutputFile(path: path)
-            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks, haptics: haptics).utf8))
             sidecars.append(sidecar)
+            if kind == .ahap, let haptics {
+                // the longest sidecar by far (76 MB for 8 hours of 1-second phases): written as it is made
+                try AHAP.write(haptics, id: sheet.id) { (piece) throws(AudioError) in try sidecar.write(Array(piece.utf8)) }
+                continue
+            }
+            try sidecar.write(Array(Self.sidecarText(kind, sheet: sheet, peaks: delivered.peaks, haptics: haptics).utf8))
         }
         try AtomicOutputFile.commitTogether([file, cues] + sidecars)
         return RenderedTrack(
