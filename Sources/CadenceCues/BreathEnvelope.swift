@@ -220,11 +220,13 @@ public struct BreathEnvelope: Sendable {
     /// Frames per anchor of `fillSine`.
     static let anchorRun = 64
 
-    /// A sine piece's frames [frame, frame + count) without a cosine per frame: every `anchorRun` frames an
-    /// anchor angle πu₀ from the exact integers (u₀ = (f − s)/(e − s)), and each frame k after it by the
-    /// angle sum cos(πu₀ + πk/L) = cos πu₀·cos(πk/L) − sin πu₀·sin(πk/L), with cos(πk/L) and sin(πk/L)
-    /// computed once per call. Nothing accumulates: every value is two exact roundings from the
-    /// integers (within 1e-15 of `weight`).
+    /// A sine piece's frames [frame, frame + count) without a cosine per frame: at every `anchorRun`-th
+    /// frame of the piece (f − s a multiple of it) an anchor angle πu₀ from the exact integers
+    /// (u₀ = (f − s)/(e − s)), and each frame k after it by the angle sum
+    /// cos(πu₀ + πk/L) = cos πu₀·cos(πk/L) − sin πu₀·sin(πk/L), with cos(πk/L) and sin(πk/L) computed
+    /// once per call. Nothing accumulates: every value is two exact roundings from the integers (within
+    /// 1e-15 of `weight`), and a frame's value is the same whichever call fills it (the anchors belong to
+    /// the piece, not to the call), so a mix that starts part-way has the whole mix's E.
     static func fillSine(_ out: UnsafeMutablePointer<Float>, piece: Piece, from frame: Int64, count: Int) {
         let run = anchorRun
         let length = piece.end - piece.start
@@ -237,11 +239,13 @@ public struct BreathEnvelope: Sendable {
             }
             var i = 0
             while i < count {
-                let x0 = Double.pi * (Double(frame + Int64(i) - piece.start) / Double(length))
+                let offset = frame + Int64(i) - piece.start
+                let skew = Int(offset % Int64(run))
+                let x0 = Double.pi * (Double(offset - Int64(skew)) / Double(length))
                 let (c0, s0) = (cos(x0), sin(x0))
-                let m = min(run, count - i)
+                let m = min(run - skew, count - i)
                 for k in 0..<m {
-                    let c = c0 * table[k] - s0 * table[run + k]
+                    let c = c0 * table[skew + k] - s0 * table[run + skew + k]
                     out[i + k] = Float(a + d * ((1 - c) / 2))
                 }
                 i += m
@@ -269,7 +273,7 @@ public struct BreathEnvelope: Sendable {
             if n > 0 {
                 let base = out.baseAddress.map { $0 + written }
                 if piece.moving && piece.a != piece.b, let base {
-                    if shape == .sine && n >= Self.anchorRun * 4 {
+                    if shape == .sine {
                         Self.fillSine(base, piece: piece, from: f, count: n)
                     } else {
                         let length = Double(piece.end - piece.start)

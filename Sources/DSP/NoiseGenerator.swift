@@ -39,6 +39,23 @@ public struct NoiseGenerator: Sendable {
         self.frame = startFrame
     }
 
+    /// The track frame of the next sample.
+    public var position: Int64 { frame }
+
+    /// Moves to track frame `target` exactly as rendering up to it would: forward by
+    /// `skip(frames:)`, backward by starting again from `first` (this generator as it was made) and
+    /// skipping. A noise's sample at a frame is then the same whichever frame a mix starts at.
+    public mutating func seek(to target: Int64, first: NoiseGenerator) {
+        if target < frame { self = first }
+        precondition(target >= frame, "seek: frame \(target) is before the generator's first, \(frame)")
+        var left = target - frame
+        while left > 0 {
+            let n = Int(min(left, 1 << 30))
+            skip(frames: n)
+            left -= Int64(n)
+        }
+    }
+
     /// Writes `frames` frames of interleaved noise into `out` (overwriting).
     ///
     /// Each channel's noise is its own stream (its generator and filter), so the noises run channel
@@ -50,15 +67,36 @@ public struct NoiseGenerator: Sendable {
             guard frames > 0, let base = out.baseAddress else { break }
             precondition(out.count >= frames * channels, "render: the buffer holds fewer than \(frames) frames")
             for c in 0..<channels { renderNoise(channel: c, into: base + c, stride: channels, frames: frames) }
-        case .drone(let hertz):
-            renderDrone(into: out, frames: frames, hertz: hertz)
-        case .binaural(let carrier, let beat):
-            renderBinaural(into: out, frames: frames, carrier: carrier, beat: beat)
-        case .isochronic(let carrier, let beat):
-            renderIsochronic(into: out, frames: frames, carrier: carrier, beat: beat)
+        case .drone, .binaural, .isochronic:
+            guard frames > 0, let base = out.baseAddress else { break }
+            precondition(out.count >= frames * channels, "render: the buffer holds fewer than \(frames) frames")
+            // the oscillators start again at every multiple of `anchorFrames`, so a sample depends on its
+            // frame alone, not on where a render began (a pass's second half, an AAC part)
+            var done = 0
+            while done < frames {
+                let n = min(frames - done, Int(Self.nextAnchor(after: frame) - frame))
+                let part = UnsafeMutableBufferPointer(start: base + done * channels, count: n * channels)
+                switch kind {
+                case .drone(let hertz): renderDrone(into: part, frames: n, hertz: hertz)
+                case .binaural(let carrier, let beat): renderBinaural(into: part, frames: n, carrier: carrier, beat: beat)
+                case .isochronic(let carrier, let beat): renderIsochronic(into: part, frames: n, carrier: carrier, beat: beat)
+                case .white, .pink, .brown: break
+                }
+                frame += Int64(n)
+                done += n
+            }
+            return
         }
         frame += Int64(frames)
     }
+
+    /// Where an oscillator starts again at its exact phase: every 4096 frames of the track (the
+    /// block a render from frame 0 takes, so such a render's samples are what they were before).
+    public static let anchorFrames: Int64 = 4096
+
+    /// The first multiple of `anchorFrames` after `frame` (frame ≥ 0).
+    @inline(__always)
+    public static func nextAnchor(after frame: Int64) -> Int64 { (frame / anchorFrames + 1) * anchorFrames }
 
     /// Moves a noise on by `frames` frames without writing them: its generator and its filter
     /// state end as `render` would leave them (the same steps, less the output), so what it renders
@@ -194,13 +232,17 @@ struct Rotor {
     private var re: Double, im: Double
     private let cr: Double, ci: Double
 
-    /// Starts at the phase of `frame`: 2π·frac(frame × hertz / rate), computed without accumulation.
+    /// Starts at the phase of `frame`: the exact phase 2π·frac(a × hertz / rate) of the anchor a at or
+    /// before it (`NoiseGenerator.anchorFrames`), turned by a rotation per frame from a to `frame`, as
+    /// a render that passed the anchor has it: a frame's sample is the same wherever a render began.
     init(hertz: Double, frame: Int64, sampleRate: Int) {
         let rate = Double(sampleRate)
-        let start = 2 * Double.pi * (Double(frame) * hertz).truncatingRemainder(dividingBy: rate) / rate
+        let anchor = frame - frame % NoiseGenerator.anchorFrames
+        let start = 2 * Double.pi * (Double(anchor) * hertz).truncatingRemainder(dividingBy: rate) / rate
         let step = 2 * Double.pi * hertz / rate
         re = cos(start); im = sin(start)
         cr = cos(step); ci = sin(step)
+        for _ in anchor..<frame { (re, im) = (re * cr - im * ci, re * ci + im * cr) }
     }
 
     /// The sine at the current frame; then advances one frame.

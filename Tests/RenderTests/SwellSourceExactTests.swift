@@ -54,8 +54,8 @@ import Testing
         }
     }
 
-    /// The plain loop, block by block: E, then per frame gain × E × (the sine from the block's exact
-    /// phase turned by a rotation, or the noise), added to every channel; a tone skips a block where E is 0 throughout.
+    /// The plain loop, block by block: E, then per frame gain × E × (the sine from the exact phase of
+    /// every multiple of `NoiseGenerator.anchorFrames`, turned by a rotation per frame, or the noise), added to every channel; a tone skips a block where E is 0 throughout.
     static func reference(_ c: Case, envelope: BreathEnvelope, blocks: [Int], gainDB: Double, seed: UInt64) -> [Float] {
         let frames = Int(envelope.totalFrames)
         var out = mixBefore(frames: frames, channels: c.channels)
@@ -75,11 +75,19 @@ import Testing
             switch c.source {
             case .tone(let hertz):
                 if level.allSatisfy({ $0 == 0 }) { break }
-                let phase = 2 * Double.pi * (Double(done) * hertz).truncatingRemainder(dividingBy: Double(rate)) / Double(rate)
+                // from the anchor at or before the block's start
+                let anchor = done - done % Int(NoiseGenerator.anchorFrames)
+                let phase = 2 * Double.pi * (Double(anchor) * hertz).truncatingRemainder(dividingBy: Double(rate)) / Double(rate)
                 let step = 2 * Double.pi * hertz / Double(rate)
                 var (re, im) = (cos(phase), sin(phase))
                 let (cr, ci) = (cos(step), sin(step))
+                for _ in anchor..<done { (re, im) = (re * cr - im * ci, re * ci + im * cr) }
                 for i in 0..<count {
+                    // the sine starts again at its exact phase at every anchor too
+                    if i > 0, Int64(done + i) % NoiseGenerator.anchorFrames == 0 {
+                        let anchor = 2 * Double.pi * (Double(done + i) * hertz).truncatingRemainder(dividingBy: Double(rate)) / Double(rate)
+                        (re, im) = (cos(anchor), sin(anchor))
+                    }
                     let value = Float(gain * Double(level[i]) * im)
                     for ch in 0..<c.channels { out[(done + i) * c.channels + ch] += value }
                     (re, im) = (re * cr - im * ci, re * ci + im * cr)

@@ -9,7 +9,7 @@ import Foundation
 /// 0. **Probe** (`CodecProbe`, `expectedShift`): what AAC does to the planned mix's loudness
 ///    and peaks, so `LoudnessLoop` aims past it before the first encoding.
 /// 1. **Parts** (`AACPartLayout`): each part's mix is rendered from half a second before
-///    its encoder's first frame (a file bed; a synth bed's mix from frame 0), through the
+///    its encoder's first frame (a synth bed's or noise swell's generator seeks there), through the
 ///    plan's stages, into an AAC encoder of its own; the parts run side by side on
 ///    `threads` threads. The parts are the same however many threads there are, so the
 ///    bytes are too.
@@ -109,9 +109,10 @@ struct AACDelivery: Delivery {
         return Delivered(loudness: heard.loudness, truePeak: heard.truePeak, peaks: columns.peaks)
     }
 
-    /// Where a mix that feeds frames from `first` on starts: a warm-up before, or frame 0 for a mix that must.
+    /// Where a mix that feeds frames from `first` on starts: a warm-up before (a synth bed's or a noise
+    /// swell's generator seeks there from frame 0, `TrackSources.startsCheaply`).
     func warmStart(_ first: Int64) -> Int64 {
-        input.sources.canStartAnywhere ? max(0, first - Int64(Self.warmUpSeconds * Double(input.sampleRate))) : 0
+        max(0, first - Int64(Self.warmUpSeconds * Double(input.sampleRate)))
     }
 }
 

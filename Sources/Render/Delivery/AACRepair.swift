@@ -80,7 +80,7 @@ struct AACRepair {
                 return try track.patchEncoder(for: span.clamped(to: 0..<sources.totalFrames))
             }
             // each patch's mix from its own warm-up; a mix that must start at frame 0 feeds every patch of the round in one run
-            for run in sources.canStartAnywhere ? patches.map { [$0] } : [patches] {
+            for run in sources.startsCheaply ? patches.map { [$0] } : [patches] {
                 guard let first = run.map(\.input.lowerBound).min(), let end = run.map(\.input.upperBound).max() else { continue }
                 let start = warmStart(first)
                 var mix = try sources.makeMix(from: start, to: end)

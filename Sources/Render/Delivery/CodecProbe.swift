@@ -80,7 +80,7 @@ struct CodecProbe {
         let length = Int64(stretchSeconds * rate)
         // a file bed's mix is rendered around each span only (the first from before its primer); a synth bed's runs from frame 0
         let runs: [Range<Int64>] =
-            sources.canStartAnywhere
+            sources.startsCheaply
             ? starts.enumerated().map { k, start in
                 max(0, (k == 0 ? primer.lowerBound : start) - Int64(warmUpSeconds * Double(rate)))..<(start + length)
             }

@@ -84,7 +84,7 @@ struct Measurement {
     ) throws(AudioError) -> Measurement {
         StageClock.shared.countPass()
         return try run(
-            totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: sources.canStartAnywhere,
+            totalFrames: sources.totalFrames, sampleRate: sampleRate, channels: channels, threads: threads, canSplit: true,
             vorbisOrder: vorbisOrder, probe: true
         ) { (span, meter) throws(AudioError) in
             var mix = try sources.makeMix(from: span.start, to: span.end)

@@ -13,7 +13,8 @@ struct BedSource {
     enum Kind {
         case silence
         case file(PreparedBed, crossfade: Int64)
-        case synth(NoiseGenerator)
+        /// The generator where the layer is, and as it was made (a mix starting part-way seeks from it).
+        case synth(NoiseGenerator, first: NoiseGenerator)
     }
 
     /// One layer of `bed:` (a recipe's single bed is one layer).
@@ -68,9 +69,11 @@ struct BedSource {
         case .silence:
             out[0..<(count * channels)].update(repeating: 0)
             return
-        case .synth(var generator):
+        case .synth(var generator, let first):
+            // a mix that starts part-way (a pass's second half, an AAC part) gets there as rendering would
+            if generator.position != start { generator.seek(to: start, first: first) }
             generator.render(into: out, frames: count)
-            layers[index].kind = .synth(generator)
+            layers[index].kind = .synth(generator, first: first)
         case .file(let bed, let crossfade):
             try renderFile(bed, crossfade: crossfade, into: out, from: start, count: count)
         }

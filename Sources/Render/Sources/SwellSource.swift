@@ -11,15 +11,18 @@ import Recipe
 /// A tone starts every block at the phase computed exactly from the frame index and turns by a fixed
 /// rotation within the block (nothing accumulates across blocks, any block split gives the same
 /// samples); a block where E is 0 throughout adds nothing and costs one envelope fill. A noise
-/// runs from frame 0 (its generator is sequential, as a `synth:` bed's), one channel copied to all,
-/// at the level a `synth:` bed of that noise has at the same gain; where E is 0 for a stretch, its
-/// generator only moves on (`NoiseGenerator.skip`), which leaves it where rendering would.
+/// is one sequence from frame 0 (its generator is sequential, as a `synth:` bed's), one channel
+/// copied to all, at the level a `synth:` bed of that noise has at the same gain; where E is 0 for
+/// a stretch, its generator only moves on (`NoiseGenerator.skip`), which leaves it where rendering
+/// would, and a mix that starts part-way seeks it there the same way (`NoiseGenerator.seek`).
 ///
 /// Every sample is the one the plain loop gives (gain × E × the tone or noise, added per channel):
 /// the fast paths skip only additions of a zero that cannot change what they add to.
 struct SwellSource {
     private let hertz: Double?
     private var generator: NoiseGenerator?
+    /// The noise's generator as it was made: where a seek back starts again.
+    private let first: NoiseGenerator?
     private let envelope: BreathEnvelope
     private let gain: Double
     private let channels: Int
@@ -37,6 +40,7 @@ struct SwellSource {
         case .tone(let hertz):
             self.hertz = hertz
             generator = nil
+            first = nil
         case .noise(let synth):
             let noise: NoiseGenerator.Kind =
                 switch synth {
@@ -46,6 +50,7 @@ struct SwellSource {
                 }
             hertz = nil
             generator = NoiseGenerator(kind: noise, channels: 1, sampleRate: envelope.sampleRate, seed: seed)
+            first = generator
         }
         self.envelope = envelope
         self.gain = Gain.linear(dB: swell.gainDB)
@@ -53,8 +58,9 @@ struct SwellSource {
         self.sampleRate = envelope.sampleRate
     }
 
-    /// Whether a mix may start part-way: a tone may, a noise runs from frame 0.
-    var canStartAnywhere: Bool { hertz != nil }
+    /// Whether a mix starts part-way at no more cost than its own frames: a tone does; a noise seeks
+    /// from frame 0.
+    var startsCheaply: Bool { hertz != nil }
 
     /// Adds the swell of track frames [start, start + count) into `out` (interleaved, `channels` wide).
     mutating func mix(into out: UnsafeMutableBufferPointer<Float>, from start: Int64, count: Int) {
@@ -69,9 +75,10 @@ struct SwellSource {
                 if Self.allZero(e, count: count) { return }
                 Self.addTone(into: target, channels: channels, level: e, count: count, hertz: hertz, from: start, sampleRate: sampleRate, gain: gain)
             }
-        } else if var generator {
+        } else if var generator, let first {
             // the generator lives outside `self` meanwhile: one copy of its state, changed in place
             self.generator = nil
+            if generator.position != start { generator.seek(to: start, first: first) }
             if noise.count < count { noise = [Float](repeating: 0, count: count) }
             let channels = self.channels
             let g = Float(gain)
@@ -160,11 +167,25 @@ struct SwellSource {
         into out: UnsafeMutablePointer<Float>, channels: Int, level e: UnsafePointer<Float>, count: Int, hertz: Double, from start: Int64,
         sampleRate: Int, gain: Double
     ) {
+        // the sine starts again at its exact phase at every anchor (`NoiseGenerator.anchorFrames`): a
+        // sample depends on its frame alone, however the blocks fall
+        let next = NoiseGenerator.nextAnchor(after: start)
+        if start + Int64(count) > next {
+            let n = Int(next - start)
+            addTone(into: out, channels: channels, level: e, count: n, hertz: hertz, from: start, sampleRate: sampleRate, gain: gain)
+            addTone(
+                into: out + n * channels, channels: channels, level: e + n, count: count - n, hertz: hertz, from: next, sampleRate: sampleRate,
+                gain: gain)
+            return
+        }
         let rate = Double(sampleRate)
-        let phase = 2 * Double.pi * (Double(start) * hertz).truncatingRemainder(dividingBy: rate) / rate
+        let anchor = start - start % NoiseGenerator.anchorFrames
+        let phase = 2 * Double.pi * (Double(anchor) * hertz).truncatingRemainder(dividingBy: rate) / rate
         let step = 2 * Double.pi * hertz / rate
         var (re, im) = (cos(phase), sin(phase))
         let (cr, ci) = (cos(step), sin(step))
+        // from the anchor at or before `start`, as a block that began there has it
+        for _ in anchor..<start { (re, im) = (re * cr - im * ci, re * ci + im * cr) }
         switch channels {
         case 1:
             for i in 0..<count {

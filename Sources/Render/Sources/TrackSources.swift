@@ -58,9 +58,8 @@ struct TrackSources {
                 // the first layer keeps the seed a single bed has always had; the others get their own
                 let layerSeed = index == 0 ? seed : seed &+ UInt64(index) &* 0xD1B5_4A32_D192_ED03
                 layers.append {
-                    BedSource.Layer(
-                        kind: .synth(NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: layerSeed)), gain: gain,
-                        envelope: envelope)
+                    let generator = NoiseGenerator(kind: noise, channels: channels, sampleRate: rate, seed: layerSeed)
+                    return BedSource.Layer(kind: .synth(generator, first: generator), gain: gain, envelope: envelope)
                 }
             case .file(let file):
                 do throws(Diagnostic) {
@@ -92,7 +91,7 @@ struct TrackSources {
                 seed: seed &+ Self.swellSeedOffset)
         }
         self.swell = swell
-        self.canStartAnywhere = !recipe.beds.contains { if case .synth = $0.source { true } else { false } } && swell?.canStartAnywhere != false
+        self.startsCheaply = !recipe.beds.contains { if case .synth = $0.source { true } else { false } } && swell?.startsCheaply != false
 
         var prepared = CueSounds()
         var events: [CueTrack.Event] = []
@@ -165,12 +164,15 @@ struct TrackSources {
         return try makeMix(from: 0, to: totalFrames)
     }
 
-    /// Whether a mix can start part-way (file beds or none: a synth runs from frame 0).
-    let canStartAnywhere: Bool
+    /// Whether a mix starts part-way at no more cost than its own frames (file beds or none, tones).
+    /// A mix can start anywhere, but a synth bed's or a noise swell's generator gets there by running
+    /// from frame 0 (`NoiseGenerator.seek`: its random numbers and filter, no output, no mix): a
+    /// pass's second half or an AAC part pays that once; a probe of 24 spans or repairs one stretch
+    /// at a time would pay it each time, so they run one mix through instead.
+    let startsCheaply: Bool
 
     /// A mix of frames [start, end) only: one thread's share of an analysis pass.
     func makeMix(from start: Int64, to end: Int64) throws(AudioError) -> MixSource {
-        precondition(start == 0 || canStartAnywhere, "a synth bed cannot start part-way")
         let bed = BedSource(layers: bedLayers(), duck: duck.isFlat ? nil : duck, channels: channels, totalFrames: totalFrames)
         let cues = CueTrack(sounds: sounds, events: events, channels: channels)
         return MixSource(bed: bed, cues: cues, swell: swell, channels: channels, totalFrames: totalFrames, start: start, end: end)
