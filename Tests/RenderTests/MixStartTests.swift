@@ -1,8 +1,8 @@
 import AudioCore
 import Foundation
 import Recipe
-import Testing
 import TestKit
+import Testing
 import Timeline
 
 @testable import Render
@@ -66,7 +66,9 @@ import Timeline
             let part = try Self.frames(sources, from: start, to: total, block: start == 16_000 ? 1000 : Block.frames)
             let expected = Array(whole[(Int(start) * 2)...])
             let first = zip(part, expected).enumerated().first { $0.element.0.bitPattern != $0.element.1.bitPattern }?.offset
-            #expect(part.count == expected.count && first == nil, "\(sound.prefix(50)) from frame \(start): first difference at sample \(first.map(String.init) ?? "none")")
+            #expect(
+                part.count == expected.count && first == nil,
+                "\(sound.prefix(50)) from frame \(start): first difference at sample \(first.map(String.init) ?? "none")")
         }
     }
 }
