@@ -167,7 +167,7 @@ struct VoicePrompts {
 
     /// `duck: wcag`: per prompt, max(12 dB, 20 dB + L_bed − L_prompt), with L_bed the K-weighted mean
     /// square of the bed alone over the prompt's frames and L_prompt that of the levelled clip.
-    /// The bed is rendered once from frame 0 to the last prompt's end (a synth bed cannot start part-way).
+    /// The bed is rendered once from frame 0 to the last prompt's end (a synth bed would seek from frame 0 for each prompt).
     static func wcagDepths(
         spans: [(start: Int64, end: Int64)], clips: [[Float]], channels: Int, sampleRate: Int, bed: BedSource
     ) throws(AudioError) -> [Double] {
