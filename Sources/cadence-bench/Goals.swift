@@ -80,15 +80,19 @@ enum Goals {
         return goals
     }
 
-    /// Issue 33's goal: a track with a swell (a tone, pink noise) within 1.1 × the CPU time of the
-    /// same track without one, the medians of the rounds.
+    /// Issue 33's goal: a track with a swell (a tone, pink noise) within 1.1 × the time of the same
+    /// track without one, the medians of the rounds: CPU time, and wall time (a swell that kept a pass
+    /// on one core would cost wall time, not CPU).
     private static func swellGoals(_ r: BenchResults) -> [GoalResult] {
         let note = lengthNote(r.swell?.plain.first, expected: referenceSeconds)
-        let plain = r.swell.flatMap { SwellJob.medianCPU($0.plain) }
-        return [("tone", r.swell?.tone), ("pink-noise", r.swell?.pink)].map { name, runs in
-            judged(
-                "swell: a \(name) swell vs none, CPU, median of \(runs?.count ?? 0) (issue 33)" + note, "≤ 1.1× no swell",
-                ratio(runs.flatMap { SwellJob.medianCPU($0) }, plain), format: { times($0, 3) }, pass: { $0 <= 1.1 })
+        let measures: [(name: String, median: ([RunFigures]) -> Double?)] = [("CPU", SwellJob.medianCPU), ("wall", SwellJob.medianWall)]
+        return measures.flatMap { measure in
+            let plain = r.swell.flatMap { measure.median($0.plain) }
+            return [("tone", r.swell?.tone), ("pink-noise", r.swell?.pink)].map { name, runs in
+                judged(
+                    "swell: a \(name) swell vs none, \(measure.name), median of \(runs?.count ?? 0) (issue 33)" + note, "≤ 1.1× no swell",
+                    ratio(runs.flatMap { measure.median($0) }, plain), format: { times($0, 3) }, pass: { $0 <= 1.1 })
+            }
         }
     }
 

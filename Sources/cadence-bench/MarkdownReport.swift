@@ -145,9 +145,12 @@ enum MarkdownReport {
             ),
         ]
         let plainSwell = r.swell.flatMap { SwellJob.medianCPU($0.plain) }
+        let plainSwellWall = r.swell.flatMap { SwellJob.medianWall($0.plain) }
         let swellRows: [(String, Double?)] = [
             ("tone swell CPU / no swell CPU (medians)", Goals.ratio(r.swell.flatMap { SwellJob.medianCPU($0.tone) }, plainSwell)),
             ("pink-noise swell CPU / no swell CPU (medians)", Goals.ratio(r.swell.flatMap { SwellJob.medianCPU($0.pink) }, plainSwell)),
+            ("tone swell wall / no swell wall (medians)", Goals.ratio(r.swell.flatMap { SwellJob.medianWall($0.tone) }, plainSwellWall)),
+            ("pink-noise swell wall / no swell wall (medians)", Goals.ratio(r.swell.flatMap { SwellJob.medianWall($0.pink) }, plainSwellWall)),
         ]
         let present = (rows + swellRows).filter { $0.1 != nil }
         guard !present.isEmpty else { return "" }
