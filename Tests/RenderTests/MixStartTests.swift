@@ -30,7 +30,7 @@ import Timeline
         """
         id: synth-mix
         pattern: { phases: [inhale: 2s, hold: 1s, exhale: 3s] }
-        duration: 40s
+        duration: 12s
         \(sound)
         cues: { inhale: { tone: 440 Hz, length: 200ms } }
         output: { sample_rate: 16000, channels: 2, format: wav }
@@ -41,6 +41,7 @@ import Timeline
     static func frames(_ sources: TrackSources, from start: Int64, to end: Int64, block: Int = Block.frames) throws -> [Float] {
         var mix = try sources.makeMix(from: start, to: end)
         var out: [Float] = []
+        out.reserveCapacity(Int(end - start) * 2)
         var buffer = [Float](repeating: 0, count: block * 2)
         while true {
             let n = try buffer.withUnsafeMutableBufferPointer { (b) throws(AudioError) in try mix.render(into: b) }
