@@ -61,8 +61,13 @@ let package = Package(
 
         // MARK: - Catalogs
 
-        /// Many recipes: fingerprints, the manifest, parallel incremental renders, shards and merge.
-        .target(name: "Catalog", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "Preview", "Sidecars"]),
+        /// A catalog's manifest (`catalog.json`): the model, its reader with located diagnostics, its limits and its bytes;
+        /// no audio, so `fuzz-manifest` builds without the render core.
+        .target(name: "CatalogManifest", dependencies: ["AudioCore", "Recipe", "CadenceCues", "Sidecars"]),
+        /// Many recipes: fingerprints, parallel incremental renders, shards and merge.
+        .target(
+            name: "Catalog",
+            dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "CadenceCues", "CatalogManifest", "Preview", "Sidecars"]),
         /// The catalog's `index.html`: players, breathing rings driven by the audio's clock, waveform pictures.
         .target(name: "Preview", dependencies: ["CadenceCues", "Sidecars"]),
 
@@ -79,7 +84,8 @@ let package = Package(
         // MARK: - Command line
 
         /// Argument parsing, usage, exit codes, the diagnostic printer.
-        .target(name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "Catalog", "Sidecars"]),
+        .target(
+            name: "RenderCommand", dependencies: ["AudioCore", "Recipe", "Timeline", "Render", "AudioIO", "Catalog", "CatalogManifest", "Sidecars"]),
         /// The `render` executable: a few lines calling RenderCommand.
         .executableTarget(name: "render", dependencies: ["RenderCommand"]),
 
@@ -100,7 +106,7 @@ let package = Package(
         /// `fuzz-units`: the duration, gain, frequency, loudness and true-peak parsers.
         .executableTarget(name: "fuzz-units", dependencies: ["FuzzDriver", "Recipe", "AudioCore"], path: "Fuzz/Units"),
         /// `fuzz-manifest`: bytes → `Manifest.decode` (what `render merge` reads) → paths, ids, numbers → `jsonText()` → `decode`.
-        .executableTarget(name: "fuzz-manifest", dependencies: ["FuzzDriver", "Catalog", "AudioCore"], path: "Fuzz/Manifest"),
+        .executableTarget(name: "fuzz-manifest", dependencies: ["FuzzDriver", "CatalogManifest", "AudioCore"], path: "Fuzz/Manifest"),
 
         // MARK: - Tests
 
@@ -126,7 +132,9 @@ let package = Package(
         .testTarget(name: "SchemaTests", dependencies: ["TestKit", "Schema", "Render", "Recipe", "CadenceCues", "AudioCore"]),
         .testTarget(
             name: "CatalogTests",
-            dependencies: ["TestKit", "Catalog", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile"]),
+            dependencies: [
+                "TestKit", "Catalog", "CatalogManifest", "Render", "AudioIO", "CadenceCues", "RenderCommand", "AudioCore", "Recipe", "CSndfile",
+            ]),
         /// End to end: the golden files, the docs' recipe blocks and the starter catalog.
         .testTarget(
             name: "EndToEndTests",

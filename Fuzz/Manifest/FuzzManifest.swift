@@ -1,5 +1,5 @@
 import AudioCore
-import Catalog
+import CatalogManifest
 import Foundation
 import FuzzDriver
 

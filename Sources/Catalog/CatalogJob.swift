@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import CatalogManifest
 import Foundation
 import Recipe
 import Render

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import CatalogManifest
 import Foundation
 import Recipe
 import Render
@@ -159,20 +160,4 @@ public struct CatalogPlan: Sendable {
 
     /// Every id the catalog holds (good tracks), sorted.
     public var ids: [String] { tracks.map(\.recipe.id).sorted() }
-}
-
-/// The names of a track's files in a bundle, all made from its id: how `CatalogPlan` names them,
-/// and the only names a manifest may list (`ManifestReader`), so none has a folder part or is hidden.
-enum TrackFileNames {
-    /// `<id>.<ext>`: `box.flac`.
-    static func audio(_ id: String, _ format: AudioFormat) -> String { "\(id).\(format.fileExtension)" }
-    /// `<id>.cues.json`.
-    static func cueSheet(_ id: String) -> String { id + ".cues.json" }
-    /// `<id>.vtt`, `<id>.chapters.json`, `<id>.svg`.
-    static func sidecar(_ id: String, _ kind: SidecarKind) -> String { id + kind.suffix }
-
-    /// The audio file's name in every format.
-    static func audioNames(_ id: String) -> [String] { AudioFormat.fileExtensions.map { "\(id).\($0)" } }
-    /// Every sidecar's name.
-    static func sidecarNames(_ id: String) -> [String] { SidecarKind.allCases.map { sidecar(id, $0) } }
 }

@@ -1,4 +1,5 @@
 import AudioIO
+import CatalogManifest
 import Foundation
 import Recipe
 import Render

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import CatalogManifest
 import Foundation
 
 /// Joins shard folders into one bundle: every track once, none missing, none in conflict, nothing taken on trust.

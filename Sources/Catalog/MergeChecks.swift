@@ -1,6 +1,7 @@
 import AudioCore
 import AudioIO
 import CadenceCues
+import CatalogManifest
 import Foundation
 import Recipe
 

@@ -1,5 +1,6 @@
 import AudioIO
 import CadenceCues
+import CatalogManifest
 import Foundation
 import Preview
 

@@ -1,3 +1,4 @@
+import CatalogManifest
 /// Which shard renders which track: deterministic, and balanced by track length.
 ///
 /// A session's renditions (recipe-v1.2 § Sessions in the catalog) go to one shard together, so each

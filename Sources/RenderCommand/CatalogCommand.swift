@@ -1,6 +1,7 @@
 import AudioCore
 import AudioIO
 import Catalog
+import CatalogManifest
 import Foundation
 import Render
 

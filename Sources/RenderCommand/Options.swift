@@ -1,5 +1,6 @@
 import AudioCore
 import Catalog
+import CatalogManifest
 import Foundation
 import Recipe
 import Sidecars

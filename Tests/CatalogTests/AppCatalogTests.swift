@@ -1,6 +1,7 @@
 import AudioIO
 import CadenceCues
 import Catalog
+import CatalogManifest
 import Foundation
 import Recipe
 import TestKit

@@ -1,4 +1,5 @@
 import Catalog
+import CatalogManifest
 import Testing
 
 /// `--bundle-budget`'s limit: what `render` passes to `ByteSize.parse`.

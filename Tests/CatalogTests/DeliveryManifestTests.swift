@@ -1,4 +1,5 @@
 import Catalog
+import CatalogManifest
 import Foundation
 import Recipe
 import Testing

@@ -1,5 +1,6 @@
 import AudioIO
 import Catalog
+import CatalogManifest
 import Foundation
 import TestKit
 import Testing

@@ -1,5 +1,6 @@
 import CadenceCues
 import Catalog
+import CatalogManifest
 import Foundation
 import TestKit
 import Testing

@@ -243,4 +243,9 @@ public struct ManifestError: Error, CustomStringConvertible {
     public var path: String
     public var reason: String
     public var description: String { "\(path): error: \(reason)" }
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }

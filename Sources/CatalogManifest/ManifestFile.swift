@@ -7,13 +7,13 @@ import Foundation
 
 /// A manifest read from its file, its text kept so that problems found afterwards (a file's size,
 /// a conflict with another shard) are reported at their keys' lines and columns.
-struct ManifestDocument {
-    let path: String
-    let manifest: Manifest
-    let bytes: [UInt8]
+public struct ManifestDocument {
+    public let path: String
+    public let manifest: Manifest
+    public let bytes: [UInt8]
 
     /// `problems` (found at key paths of this manifest) as located diagnostics.
-    func diagnostics(_ problems: [ManifestProblem]) -> [Diagnostic] {
+    public func diagnostics(_ problems: [ManifestProblem]) -> [Diagnostic] {
         problems.isEmpty ? [] : ManifestProblem.locate(problems, in: bytes, file: path)
     }
 
@@ -23,7 +23,7 @@ struct ManifestDocument {
     /// refused without reading (`noInput`), and so is a file that cannot be opened. A file over
     /// `Manifest.Limits.maxBytes` is refused by its size (`data`), and at most one byte more than the
     /// limit is ever read, should it grow meanwhile. The bytes then go to `Manifest.decode`.
-    static func read(folder: String) throws(DiagnosticList) -> ManifestDocument? {
+    public static func read(folder: String) throws(DiagnosticList) -> ManifestDocument? {
         let path = (folder as NSString).appendingPathComponent(Manifest.fileName)
         // O_NONBLOCK: opening a FIFO without a writer must not hang (it is refused below); O_NOFOLLOW: a link is refused
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
@@ -69,7 +69,7 @@ extension Manifest {
 }
 
 /// What a file that is not a regular file is, for messages: `a symbolic link`, `a FIFO`.
-func fileKind(_ mode: mode_t) -> String {
+public func fileKind(_ mode: mode_t) -> String {
     switch mode & S_IFMT {
     case S_IFLNK: "a symbolic link"
     case S_IFIFO: "a FIFO"
@@ -83,12 +83,12 @@ func fileKind(_ mode: mode_t) -> String {
 }
 
 /// The errno of a failed `read(2)`.
-struct ReadFailure: Error {
-    let code: Int32
+public struct ReadFailure: Error {
+    public let code: Int32
 }
 
 /// Up to `limit` bytes from `fd`: read in 64 KiB pieces until its end or the limit, so a small file costs little.
-func readAtMost(_ limit: Int, from fd: Int32) -> Result<[UInt8], ReadFailure> {
+public func readAtMost(_ limit: Int, from fd: Int32) -> Result<[UInt8], ReadFailure> {
     var bytes: [UInt8] = []
     var piece = [UInt8](repeating: 0, count: 1 << 16)
     while bytes.count < limit {

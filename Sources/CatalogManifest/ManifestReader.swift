@@ -29,7 +29,7 @@ extension Manifest {
     }
 
     /// The key path of a track's key, as messages name it: `tracks[3].file`.
-    static func path(track index: Int, _ key: EntryKey) -> String { "\(Key.tracks.rawValue)[\(index)].\(key.rawValue)" }
+    public static func path(track index: Int, _ key: EntryKey) -> String { "\(Key.tracks.rawValue)[\(index)].\(key.rawValue)" }
 }
 
 /// The checks behind `Manifest.decode`: a parsed document → a `Manifest`, or the problems found.
@@ -46,7 +46,7 @@ extension Manifest {
 ///   outside 1…`Limits.maxTrackBytes`; `sample_rate` outside `Limits.sampleRates`; `frames` outside
 ///   1…24 h at that rate; `duration` not `frames / sample_rate` within half a frame; `title` or `category`
 ///   over their byte limits or holding a control character; levels outside `Limits.levels`.
-struct ManifestReader {
+public struct ManifestReader {
     private(set) var problems: [ManifestProblem] = []
 
     /// Reads the whole manifest; nil when something could not be read (and was reported).
@@ -615,7 +615,7 @@ struct ManifestReader {
 
     /// Why `text` cannot be a manifest's title or category (over `limit` bytes of UTF-8, or holding a
     /// control character), or nil: the one rule, also applied by `CatalogPlan` before a render.
-    static func textProblem(_ text: String, limit: Int) -> String? {
+    public static func textProblem(_ text: String, limit: Int) -> String? {
         let size = text.utf8.count
         if size > limit {
             return "expected at most \(limit) bytes of UTF-8, found \(size) bytes (\(DiagnosticText.quoted(text)))"
@@ -647,16 +647,22 @@ struct ManifestReader {
 
 /// One problem found in a manifest, at a key path (`tracks[3].file`; `""` for the whole document),
 /// before it is placed at a line and column of the text.
-struct ManifestProblem {
-    var path: String
+public struct ManifestProblem {
+    public var path: String
     /// What was expected and found, without the path.
-    var message: String
-    var kind: FailureKind = .data
+    public var message: String
+    public var kind: FailureKind = .data
+
+    public init(path: String, message: String, kind: FailureKind = .data) {
+        self.path = path
+        self.message = message
+        self.kind = kind
+    }
 
     /// The problems as diagnostics at the line and column of their key's value (for a missing key,
     /// of the nearest enclosing value), `path: message`; at most `Limits.maxProblems`, then a last
     /// one saying so. The text is read once more to find the places.
-    static func locate(_ problems: [ManifestProblem], in bytes: [UInt8], file: String) -> [Diagnostic] {
+    public static func locate(_ problems: [ManifestProblem], in bytes: [UInt8], file: String) -> [Diagnostic] {
         let shown = problems.prefix(Manifest.Limits.maxProblems)
         var paths: Set<String> = [""]
         for problem in shown {
