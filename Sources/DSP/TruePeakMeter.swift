@@ -40,13 +40,17 @@ public final class TruePeakMeter {
     /// Measures like `add(_:frames:)` (the peak comes out the same), and returns a bound on
     /// these frames' own true peak: exact where a chunk was interpolated, the filter's
     /// worst-case overshoot × its samples where not. Every chunk that could reach
-    /// `fraction` of the peak so far is interpolated, so a bound that is not exact is at
-    /// most that fraction of the track's peak: what the limiter correction needs to know
-    /// which stretches a gain would make it touch.
+    /// `fraction` of the peak so far, or `level` (linear), is interpolated, so a bound that is
+    /// not exact is at most the smaller of the two: `fraction` tells the limiter model which
+    /// stretches a gain would make the limiter touch; `level` tells a decoded check which
+    /// stretches pass an allowed peak (with `fraction` 1, nothing under it is interpolated
+    /// that cannot change the peak).
     ///
     /// With a `probe`, every chunk is handed to it too, interpolated also where the probe's
     /// thresholds need its peaks (``LimiterProbe/needsPeaks(samplePeak:)``).
-    public func addBounded(_ samples: UnsafeBufferPointer<Float>, frames: Int, fraction: Float, probe: LimiterProbe? = nil) -> Float {
+    public func addBounded(
+        _ samples: UnsafeBufferPointer<Float>, frames: Int, fraction: Float, level: Float = .infinity, probe: LimiterProbe? = nil
+    ) -> Float {
         guard let base = samples.baseAddress else { return 0 }
         var bound: Float = 0
         var done = 0
@@ -55,7 +59,7 @@ public final class TruePeakMeter {
             let chunk = base + done * channels
             let samplePeak = max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels))
             let reach = samplePeak * TruePeakInterpolator.worstCaseOvershoot
-            if reach <= peak * fraction && !(probe?.needsPeaks(samplePeak: samplePeak) ?? false) {
+            if reach <= min(peak * fraction, level) && !(probe?.needsPeaks(samplePeak: samplePeak) ?? false) {
                 interpolator.skip(chunk, frames: n)
                 bound = max(bound, reach)
                 probe?.add(chunk, frames: n, peaks: nil, samplePeak: samplePeak)

@@ -16,7 +16,8 @@ import Foundation
 /// 2. **Joins** (`AACTrack.joinParts`): each part takes over from the one before at a packet
 ///    where both encoders chose the same window.
 /// 3. **As decoded** (`Measurement` over `AACTrack.decode`, two spans on two threads): the
-///    loudness, true peak, hop peaks and gating blocks players will hear.
+///    loudness, true peak, hop peaks and gating blocks players will hear (the hop peaks exact
+///    only where they pass the allowed peak: the repairs need no more).
 /// 4. **Repairs** (`AACRepair`): where the decoded true peak passes what the loudness loop
 ///    allows (AAC's quantization noise on a transient: a raindrop), that stretch is encoded
 ///    again with the mix dipped under it and patched in, instead of encoding the whole track
@@ -79,9 +80,11 @@ struct AACDelivery: Delivery {
         if let clip { throw input.clipped(at: clip) }
         try track.joinParts()
         input.observer?.lossy("AAC phase parts: " + clock.lap())
-        var heard = try Measurement.run(totalFrames: total, sampleRate: sampleRate, channels: channels, threads: input.threads, canSplit: true) {
-            (span, meter) throws(AudioError) in try decode(track, span, into: meter)
-        }
+        // the repairs look for hops over the allowed peak: only those need exact peaks (none without a loudness target)
+        let allowed = input.recipe.output.loudness == nil ? .infinity : Float(Gain.linear(dB: LoudnessPlan.allowedPeak(input.recipe.output.truePeak)))
+        var heard = try Measurement.run(
+            totalFrames: total, sampleRate: sampleRate, channels: channels, threads: input.threads, canSplit: true, exactOver: allowed
+        ) { (span, meter) throws(AudioError) in try decode(track, span, into: meter) }
         input.observer?.lossy("AAC phase check: " + clock.lap())
         input.observer?.lossy(
             String(

@@ -24,7 +24,8 @@ struct Measurement {
     /// The energy of the gating block that ends at hop `e` (hops e−4 ..< e), 0 for e < 4.
     var blockEnergies: [Double]
     /// A bound on the true peak of each hop (the last may be partial), linear: exact for
-    /// every hop within 6 dB of the track's peak (`SpanMeter.exactAbove`).
+    /// every hop within 6 dB of the track's peak (`SpanMeter.exactAbove`), or, measured with
+    /// an `exactOver` level, for every hop that passes it.
     var hopPeaks: [Float]
     /// What the limiter would leave of each hop's energy (`LimiterProbe`, pass 1 only), for the
     /// hops where it would take anything at one of its thresholds.
@@ -95,16 +96,21 @@ struct Measurement {
     /// Measures a track of `totalFrames` whose frames [span.start, span.end) `feed` hands to a
     /// span's meter (a mix rendered, or an encoding decoded), on two threads when `threads` > 1
     /// and the track can be split.
-    /// With `probe`, the meters run `LimiterProbe` too (pass 1 of a mix).
+    /// With `probe`, the meters run `LimiterProbe` too (pass 1 of a mix). With `exactOver` (linear),
+    /// the hop peaks need only be exact where they pass that level (a decoded check, whose repairs
+    /// look for hops over the allowed peak), not within 6 dB of the peak: only chunks that could
+    /// pass it and the peak so far are interpolated.
     static func run(
         totalFrames total: Int64, sampleRate: Int, channels: Int, threads: Int, canSplit: Bool, vorbisOrder: Bool = false, probe: Bool = false,
-        feed: (Span, SpanMeter) throws(AudioError) -> Void
+        exactOver: Float? = nil, feed: (Span, SpanMeter) throws(AudioError) -> Void
     ) throws(AudioError) -> Measurement {
         let hop = hopFrames(sampleRate: sampleRate)
         let spans = Span.cut(total: total, hop: hop, sampleRate: sampleRate, canSplit: canSplit)
         var meters: [SpanMeter] = []
         for span in spans {
-            meters.append(try SpanMeter(span, hop: hop, channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder, probe: probe))
+            meters.append(
+                try SpanMeter(
+                    span, hop: hop, channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder, probe: probe, exactOver: exactOver))
         }
         // each span owns its meter
         try Parallel.run(spans.count, threads: threads) { (k) throws(AudioError) in try feed(spans[k], meters[k]) }
@@ -205,10 +211,15 @@ final class SpanMeter: Sink {
     /// (hop, Σx²) of every hop the probe finished.
     private(set) var probeEnergies: [(Int, Float)] = []
     private var probeHop = -1
+    /// The hop peaks are exact above `fraction` of the peak so far, and above `level` (linear).
+    private let fraction: Float
+    private let level: Float
 
     init(
-        _ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false, probe: Bool = false
+        _ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false, probe: Bool = false,
+        exactOver: Float? = nil
     ) throws(AudioError) {
+        (fraction, level) = exactOver.map { (1, $0) } ?? (Self.exactAbove, .infinity)
         self.probe = probe ? LimiterProbe(channels: channels, sampleRate: sampleRate) : nil
         self.span = span
         self.hop = hop
@@ -256,7 +267,7 @@ final class SpanMeter: Sink {
                             probe.setBase(base)
                         }
                     }
-                    let bound = peakMeter.addBounded(samples, frames: detect.count, fraction: Self.exactAbove, probe: probe)
+                    let bound = peakMeter.addBounded(samples, frames: detect.count, fraction: fraction, level: level, probe: probe)
                     if let last = hopPeaks.last, last.0 == h {
                         hopPeaks[hopPeaks.count - 1].1 = max(last.1, bound)
                     } else {
