@@ -1,4 +1,5 @@
 import Foundation
+import TestKit
 import Testing
 
 @testable import DSP
@@ -14,13 +15,8 @@ import Testing
         var generator = NoiseGenerator(kind: kind, channels: channels, sampleRate: rate, seed: seed, startFrame: start)
         var out = [Float](repeating: .nan, count: frames * channels)
         out.withUnsafeMutableBufferPointer { buffer in
-            var done = 0
-            var next = 0
-            while done < frames {
-                let count = min(blocks[next % blocks.count], frames - done)
-                next += 1
+            forEachBlock(frames: frames, sizes: blocks) { done, count in
                 generator.render(into: UnsafeMutableBufferPointer(rebasing: buffer[(done * channels)..<((done + count) * channels)]), frames: count)
-                done += count
             }
         }
         return out

@@ -2,6 +2,7 @@ import CadenceCues
 import DSP
 import Foundation
 import Recipe
+import TestKit
 import Testing
 
 @testable import Render
@@ -65,11 +66,7 @@ import Testing
             let kind: NoiseGenerator.Kind = synth == .whiteNoise ? .white : synth == .brownNoise ? .brown : .pink
             generator = NoiseGenerator(kind: kind, channels: 1, sampleRate: rate, seed: seed)
         }
-        var done = 0
-        var next = 0
-        while done < frames {
-            let count = min(blocks[next % blocks.count], frames - done)
-            next += 1
+        forEachBlock(frames: frames, sizes: blocks) { done, count in
             var level = [Float](repeating: 0, count: count)
             envelope.fill(&level, from: Int64(done), count: count)
             switch c.source {
@@ -101,7 +98,6 @@ import Testing
                     for ch in 0..<c.channels { out[(done + i) * c.channels + ch] += value }
                 }
             }
-            done += count
         }
         return out
     }
@@ -115,14 +111,9 @@ import Testing
             var swell = SwellSource(swell: Swell(source: c.source, gainDB: -7.5), envelope: envelope, channels: c.channels, seed: seed)
             var out = Self.mixBefore(frames: frames, channels: c.channels)
             out.withUnsafeMutableBufferPointer { buffer in
-                var done = 0
-                var next = 0
-                while done < frames {
-                    let count = min(blocks[next % blocks.count], frames - done)
-                    next += 1
+                forEachBlock(frames: frames, sizes: blocks) { done, count in
                     let part = UnsafeMutableBufferPointer(rebasing: buffer[(done * c.channels)..<((done + count) * c.channels)])
                     swell.mix(into: part, from: Int64(done), count: count)
-                    done += count
                 }
             }
             let expected = Self.reference(c, envelope: envelope, blocks: blocks, gainDB: -7.5, seed: seed)

@@ -222,3 +222,18 @@ public let siblingRender: String? = {
     }
     return nil
 }()
+
+/// Calls `body(start, count)` for consecutive blocks covering `0..<frames`, their sizes taken from
+/// `sizes` in turn (cycling; the last block cut to fit): how the tests feed a source or generator in
+/// blocks of odd sizes to show that its output does not depend on them.
+public func forEachBlock(frames: Int, sizes: [Int], _ body: (_ start: Int, _ count: Int) throws -> Void) rethrows {
+    precondition(!sizes.isEmpty && sizes.allSatisfy { $0 > 0 }, "block sizes must be positive")
+    var done = 0
+    var next = 0
+    while done < frames {
+        let count = min(sizes[next % sizes.count], frames - done)
+        next += 1
+        try body(done, count)
+        done += count
+    }
+}
