@@ -125,37 +125,23 @@ public struct NoiseGenerator: Sendable {
                 for _ in 0..<frames { _ = random.next() }
             }
         case .pink:
-            var (b0, b1, b2, b3) = (state[s], state[s + 1], state[s + 2], state[s + 3])
-            var (b4, b5, b6) = (state[s + 4], state[s + 5], state[s + 6])
+            var pink = PinkFilter(state, at: s)
             if let out {
                 for i in 0..<frames {
                     let w = random.nextBipolar()
-                    b0 = 0.99886 * b0 + w * 0.0555179
-                    b1 = 0.99332 * b1 + w * 0.0750759
-                    b2 = 0.96900 * b2 + w * 0.1538520
-                    b3 = 0.86650 * b3 + w * 0.3104856
-                    b4 = 0.55000 * b4 + w * 0.5329522
-                    b5 = -0.7616 * b5 - w * 0.0168980
-                    let pink = b0 + b1 + b2 + b3 + b4 + b5 + b6 + w * 0.5362
-                    b6 = w * 0.115926
-                    out[i * stride] = pink * 0.0578
+                    pink.step(w)
+                    out[i * stride] = pink.output(w)
                 }
             } else {
                 // the same steps without the sum: b6 is only the last sample's
                 var w: Float = 0
                 for _ in 0..<frames {
                     w = random.nextBipolar()
-                    b0 = 0.99886 * b0 + w * 0.0555179
-                    b1 = 0.99332 * b1 + w * 0.0750759
-                    b2 = 0.96900 * b2 + w * 0.1538520
-                    b3 = 0.86650 * b3 + w * 0.3104856
-                    b4 = 0.55000 * b4 + w * 0.5329522
-                    b5 = -0.7616 * b5 - w * 0.0168980
+                    pink.step(w)
                 }
-                b6 = w * 0.115926
+                pink.b6 = w * 0.115926
             }
-            (state[s], state[s + 1], state[s + 2], state[s + 3]) = (b0, b1, b2, b3)
-            (state[s + 4], state[s + 5], state[s + 6]) = (b4, b5, b6)
+            pink.store(into: &state, at: s)
         case .brown:
             var b = state[s]
             if let out {
@@ -259,5 +245,40 @@ struct Rotor {
         let value = Float(re)
         (re, im) = (re * cr - im * ci, re * ci + im * cr)
         return value
+    }
+}
+
+/// Paul Kellet's refined pink-noise filter: seven one-pole sections of white noise, summed. One
+/// definition for rendering and for skipping ahead (`NoiseGenerator.skip`), which steps the
+/// sections without the sum; in locals, its fields live in registers.
+struct PinkFilter {
+    var b0, b1, b2, b3, b4, b5, b6: Float
+
+    /// The state of the channel whose seven values start at `state[s]`.
+    @inline(__always) init(_ state: [Float], at s: Int) {
+        (b0, b1, b2, b3) = (state[s], state[s + 1], state[s + 2], state[s + 3])
+        (b4, b5, b6) = (state[s + 4], state[s + 5], state[s + 6])
+    }
+
+    @inline(__always) func store(into state: inout [Float], at s: Int) {
+        (state[s], state[s + 1], state[s + 2], state[s + 3]) = (b0, b1, b2, b3)
+        (state[s + 4], state[s + 5], state[s + 6]) = (b4, b5, b6)
+    }
+
+    /// Moves the six recursive sections on by the white sample `w`.
+    @inline(__always) mutating func step(_ w: Float) {
+        b0 = 0.99886 * b0 + w * 0.0555179
+        b1 = 0.99332 * b1 + w * 0.0750759
+        b2 = 0.96900 * b2 + w * 0.1538520
+        b3 = 0.86650 * b3 + w * 0.3104856
+        b4 = 0.55000 * b4 + w * 0.5329522
+        b5 = -0.7616 * b5 - w * 0.0168980
+    }
+
+    /// The pink sample after `step(w)`, scaled; `b6` then takes `w`'s share for the next.
+    @inline(__always) mutating func output(_ w: Float) -> Float {
+        let pink = b0 + b1 + b2 + b3 + b4 + b5 + b6 + w * 0.5362
+        b6 = w * 0.115926
+        return pink * 0.0578
     }
 }
