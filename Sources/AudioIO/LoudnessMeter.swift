@@ -132,6 +132,19 @@ public final class LoudnessMeter {
         return -0.691 + 10 * log10(energy / Double(counted))
     }
 
+    /// The mean-square energy (channel-weighted, K-weighted) of the last `milliseconds` (at most 400),
+    /// ungated: `10^((window + 0.691) / 10)` of `windowLoudness`; 0 for silence. Over 100 ms it reads a
+    /// quarter of the samples `momentaryEnergy` reads (libebur128 sums its window anew on each call).
+    public func windowEnergy(milliseconds: Int) throws(AudioError) -> Double {
+        let value = try windowLoudness(milliseconds: milliseconds)
+        return value.isFinite ? pow(10, (value + 0.691) / 10) : 0
+    }
+
+    /// Whether libebur128's 100 ms window (`rate × 100 / 1000` frames) is its hop, `samples_in_100ms`
+    /// (`(rate + 5) / 10`): true for every rate whose last digit is under 5 (48000, 44100, 22050), so
+    /// a gating block's energy is the mean of its four hops' `windowEnergy(milliseconds: 100)`.
+    public static func hopIsWindow(sampleRate: Int) -> Bool { sampleRate * 100 / 1000 == (sampleRate + 5) / 10 }
+
     /// The mean-square energy (channel-weighted, K-weighted) of the last 400 ms, as BS.1770
     /// defines a gating block's: `10^((momentary + 0.691) / 10)` of `ebur128_loudness_momentary`.
     /// Read right after a 100 ms hop, it is the energy of the gating block ending there.

@@ -192,8 +192,9 @@ struct Measurement {
     }
 }
 
-/// One span's meters: libebur128 fed hop by hop (its momentary loudness after each hop
-/// is the gating block ending there), the true-peak meter, and the hop peaks.
+/// One span's meters: libebur128 fed hop by hop (the gating block ending after a hop is the mean
+/// of the last four hops' 100 ms windows, or its momentary loudness at rates where its hop is not
+/// its window), the true-peak meter, and the hop peaks.
 final class SpanMeter: Sink {
     let span: Measurement.Span
     let meter: LoudnessMeter
@@ -214,12 +215,19 @@ final class SpanMeter: Sink {
     /// The hop peaks are exact above `fraction` of the peak so far, and above `level` (linear).
     private let fraction: Float
     private let level: Float
+    /// Whether a gating block's energy is the mean of its hops' (`LoudnessMeter.hopIsWindow`), each read
+    /// over 100 ms after its hop, instead of libebur128's momentary 400 ms read after every hop: a
+    /// quarter of the summing. The last four, in a ring, and how many hops this meter has finished.
+    private let hopWindows: Bool
+    private var recentHops = SIMD4<Double>()
+    private var hopsDone = 0
 
     init(
         _ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false, probe: Bool = false,
         exactOver: Float? = nil
     ) throws(AudioError) {
         (fraction, level) = exactOver.map { (1, $0) } ?? (Self.exactAbove, .infinity)
+        hopWindows = LoudnessMeter.hopIsWindow(sampleRate: sampleRate)
         self.probe = probe ? LimiterProbe(channels: channels, sampleRate: sampleRate) : nil
         self.span = span
         self.hop = hop
@@ -245,8 +253,15 @@ final class SpanMeter: Sink {
                 let loud = piece.clamped(to: span.loudness)
                 if !loud.isEmpty {
                     try meter.add(part(loud), frames: loud.count)
-                    if loud.upperBound % hop == 0 && loud.upperBound - span.loudness.lowerBound >= 4 * hop {
-                        energies.append((Int(loud.upperBound / hop), meter.momentaryEnergy()))
+                    if loud.upperBound % hop == 0 {
+                        let full = loud.upperBound - span.loudness.lowerBound >= 4 * hop
+                        if hopWindows {
+                            recentHops[hopsDone & 3] = try meter.windowEnergy(milliseconds: 100)
+                            hopsDone += 1
+                            if full { energies.append((Int(loud.upperBound / hop), blockEnergy())) }
+                        } else if full {
+                            energies.append((Int(loud.upperBound / hop), meter.momentaryEnergy()))
+                        }
                     }
                 }
                 let lead = piece.clamped(to: span.start..<span.peaks.lowerBound)
@@ -286,6 +301,13 @@ final class SpanMeter: Sink {
     /// works, as long as it takes at most 6 dB off the loudest peak (beyond, the other
     /// hops' bounds are conservative: more is rendered again, the result is the same).
     static let exactAbove: Float = 0.5
+
+    /// The gating block's energy after the last hop: the mean of the last four hops', summed oldest
+    /// first (the same sum wherever the meter started).
+    private func blockEnergy() -> Double {
+        let r = recentHops, k = hopsDone
+        return (((r[k & 3] + r[(k + 1) & 3]) + r[(k + 2) & 3]) + r[(k + 3) & 3]) / 4
+    }
 
     /// Records the probe's hop, when the limiter would take anything there.
     private func finishProbeHop() {
