@@ -38,21 +38,6 @@ import Testing
         return energies
     }
 
-    static func measured(_ samples: [Float], sampleRate: Int, split: Bool) throws -> Render.Measurement {
-        try Render.Measurement.run(
-            totalFrames: Int64(samples.count / 2), sampleRate: sampleRate, channels: 2, threads: 2, canSplit: split
-        ) { (span, meter) throws(AudioError) in
-            try samples.withUnsafeBufferPointer { all throws(AudioError) in
-                var at = Int(span.start)
-                while at < Int(span.end) {
-                    let n = min(4096, Int(span.end) - at)
-                    _ = try meter.consume(UnsafeBufferPointer(rebasing: all[(2 * at)..<(2 * (at + n))]), frames: n)
-                    at += n
-                }
-            }
-        }
-    }
-
     @Test(
         "every gating block's energy is libebur128's momentary one, within 1e-12 (in two spans, the first block of the second within 1e-3)",
         arguments: [48000, 44100, 11025, 8000])
@@ -62,7 +47,7 @@ import Testing
         let samples = Self.signal(sampleRate: rate, seconds: 64)
         let reference = try Self.reference(samples, sampleRate: rate)
         for split in [false, true] {
-            let measured = try Self.measured(samples, sampleRate: rate, split: split)
+            let measured = try measurement(of: samples, channels: 2, sampleRate: rate, canSplit: split)
             let hop = Int(measured.hop)
             let full = samples.count / 2 / hop
             // the second span's loudness meter starts 3 hops before the cut, its K-filter cold: the first

@@ -50,19 +50,7 @@ import Testing
     @Test("the planned gain through the real limiter measures within 0.25 LU of the target", arguments: cases)
     func plannedGainLands(_ c: Case) throws {
         let signal = Self.render(c.signal)
-        let frames = signal.count / 2
-        let measured = try Measurement.run(
-            totalFrames: Int64(frames), sampleRate: Self.rate, channels: 2, threads: 1, canSplit: false, probe: true
-        ) { (span, meter) throws(AudioError) in
-            try signal.withUnsafeBufferPointer { all throws(AudioError) in
-                var at = Int(span.start)
-                while at < Int(span.end) {
-                    let n = min(4096, Int(span.end) - at)
-                    _ = try meter.consume(UnsafeBufferPointer(rebasing: all[(2 * at)..<(2 * (at + n))]), frames: n)
-                    at += n
-                }
-            }
-        }
+        let measured = try measurement(of: signal, channels: 2, sampleRate: Self.rate, canSplit: false, probe: true)
         let plan = LoudnessPlan.plan(measured, target: c.target, ceiling: c.ceiling, channels: 2)
         let ceiling = try #require(plan.limiterCeiling, "the limiter should run: \(measured.loudness) LUFS, \(measured.truePeak) dBTP")
         let (lufs, peak) = try Self.limit(signal, gain: plan.gain, ceiling: ceiling)

@@ -3,9 +3,10 @@ import AudioIO
 import CSndfile
 import CadenceCues
 import Foundation
-import Render
 @_exported import TestKit
 import Testing
+
+@testable import Render
 
 // Helpers of the render tests (folders, processes, sound fixtures, exact decimal
 // time, cue sheets and the `render` binary come from TestKit): test phases and
@@ -31,5 +32,25 @@ func renderFailure(_ recipe: String, to output: String, assets: String? = nil) -
         return nil
     } catch {
         return error
+    }
+}
+
+/// Pass 1's measurement (`Measurement.run`) of interleaved `samples`, fed to each span's meter in
+/// pieces of 4096 frames: the meters as a render drives them, on a signal made in the test.
+func measurement(
+    of samples: [Float], channels: Int, sampleRate: Int, canSplit: Bool, probe: Bool = false
+) throws -> Render.Measurement {
+    try Render.Measurement.run(
+        totalFrames: Int64(samples.count / channels), sampleRate: sampleRate, channels: channels, threads: 2, canSplit: canSplit,
+        probe: probe
+    ) { (span, meter) throws(AudioError) in
+        try samples.withUnsafeBufferPointer { all throws(AudioError) in
+            var at = Int(span.start)
+            while at < Int(span.end) {
+                let n = min(4096, Int(span.end) - at)
+                _ = try meter.consume(UnsafeBufferPointer(rebasing: all[(channels * at)..<(channels * (at + n))]), frames: n)
+                at += n
+            }
+        }
     }
 }
