@@ -28,20 +28,22 @@ struct DraftVoiceWorkerTests {
         #expect(Self.reaped(failure.worker), "worker \(failure.worker) left behind")
     }
 
-    /// Each fault, what the failure says, and the worker gone afterwards.
-    static let faults: [(fault: DraftVoice.Fault, says: String)] = [
-        (.crash, "espeak-ng crashed on it (SIGSEGV)"),
-        (.hang, "did not finish speaking it within 300 ms and was stopped"),
-        (.garbage, "answered with something that is not speech"),
-        (.flood, "answered with something that is not speech"),
+    /// Each fault, what the failure says, and the worker gone afterwards. Only the hang is stopped
+    /// by its time limit (300 ms); the others get 20 s, which they must not need: reading a minute
+    /// of flood took more than 300 ms under AddressSanitizer on a busy machine, and was stopped as a hang.
+    static let faults: [(fault: DraftVoice.Fault, says: String, milliseconds: Int)] = [
+        (.crash, "espeak-ng crashed on it (SIGSEGV)", 20_000),
+        (.hang, "did not finish speaking it within 300 ms and was stopped", 300),
+        (.garbage, "answered with something that is not speech", 20_000),
+        (.flood, "answered with something that is not speech", 20_000),
     ]
 
     @Test(
         "a worker that crashes, never answers, writes garbage or writes without end is a failure of the text, and reaped", arguments: faults.indices)
     func fault(_ i: Int) throws {
-        let (fault, says) = Self.faults[i]
+        let (fault, says, milliseconds) = Self.faults[i]
         let failure = try #require(throws: DraftVoice.Failure.self) {
-            try DraftVoice.speak("Breathe in.", language: "en-us", maximumSamples: 22050 * 60, milliseconds: 300, fault: fault)
+            try DraftVoice.speak("Breathe in.", language: "en-us", maximumSamples: 22050 * 60, milliseconds: milliseconds, fault: fault)
         }
         #expect(failure.kind == .unspeakable && failure.reason.contains(says), "\(failure)")
         #expect(Self.reaped(failure.worker), "worker \(failure.worker) left behind")
