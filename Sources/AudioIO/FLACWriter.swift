@@ -44,36 +44,7 @@ public final class FLACWriter {
         ok = ok && FLAC__stream_encoder_set_total_samples_estimate(encoder, UInt64(totalFrames)) != 0
         guard ok else { throw AudioError(file: path, operation: "FLAC__stream_encoder_set", reason: "settings refused", kind: .software) }
 
-        guard let tags = FLAC__metadata_object_new(FLAC__METADATA_TYPE_VORBIS_COMMENT) else {
-            throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
-        }
-        metadata.append(tags)
-        for (name, value) in comments {
-            var entry = FLAC__StreamMetadata_VorbisComment_Entry()
-            guard FLAC__metadata_object_vorbiscomment_entry_from_name_value_pair(&entry, name, value) != 0,
-                FLAC__metadata_object_vorbiscomment_append_comment(tags, entry, 0) != 0
-            else {
-                throw AudioError(file: path, operation: "FLAC vorbis comment", reason: "cannot store the tag \(name)", kind: .data)
-            }
-        }
-        if totalFrames > 0 {
-            guard let seekTable = FLAC__metadata_object_new(FLAC__METADATA_TYPE_SEEKTABLE) else {
-                throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
-            }
-            metadata.append(seekTable)
-            guard
-                FLAC__metadata_object_seektable_template_append_spaced_points_by_samples(
-                    seekTable, UInt32(Self.seekSpacing * sampleRate), UInt64(totalFrames)) != 0,
-                FLAC__metadata_object_seektable_template_sort(seekTable, 1) != 0
-            else {
-                throw AudioError(file: path, operation: "FLAC seek table", reason: "out of memory", kind: .software)
-            }
-        }
-        guard let padding = FLAC__metadata_object_new(FLAC__METADATA_TYPE_PADDING) else {
-            throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
-        }
-        padding.pointee.length = UInt32(Self.paddingBytes)
-        metadata.append(padding)
+        metadata = try Self.metadataBlocks(path: path, sampleRate: sampleRate, totalFrames: totalFrames, comments: comments)
         let accepted = metadata.withUnsafeMutableBufferPointer {
             FLAC__stream_encoder_set_metadata(encoder, $0.baseAddress, UInt32($0.count)) != 0
         }
@@ -94,6 +65,51 @@ public final class FLACWriter {
                 file: path, operation: "FLAC__stream_encoder_init_FILE",
                 reason: "init status \(status.rawValue) (\(stateText(encoder)))", kind: .cannotCreate)
         }
+    }
+
+    /// The metadata blocks after STREAMINFO: the Vorbis comments, the seek table's template
+    /// (a point every `seekSpacing` seconds; libFLAC fills it in), the padding. The caller
+    /// deletes them after the encoder is done with them.
+    static func metadataBlocks(
+        path: String, sampleRate: Int, totalFrames: Int64, comments: [(String, String)]
+    ) throws(AudioError) -> [UnsafeMutablePointer<FLAC__StreamMetadata>?] {
+        var blocks: [UnsafeMutablePointer<FLAC__StreamMetadata>?] = []
+        do throws(AudioError) {
+            guard let tags = FLAC__metadata_object_new(FLAC__METADATA_TYPE_VORBIS_COMMENT) else {
+                throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
+            }
+            blocks.append(tags)
+            for (name, value) in comments {
+                var entry = FLAC__StreamMetadata_VorbisComment_Entry()
+                guard FLAC__metadata_object_vorbiscomment_entry_from_name_value_pair(&entry, name, value) != 0,
+                    FLAC__metadata_object_vorbiscomment_append_comment(tags, entry, 0) != 0
+                else {
+                    throw AudioError(file: path, operation: "FLAC vorbis comment", reason: "cannot store the tag \(name)", kind: .data)
+                }
+            }
+            if totalFrames > 0 {
+                guard let seekTable = FLAC__metadata_object_new(FLAC__METADATA_TYPE_SEEKTABLE) else {
+                    throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
+                }
+                blocks.append(seekTable)
+                guard
+                    FLAC__metadata_object_seektable_template_append_spaced_points_by_samples(
+                        seekTable, UInt32(Self.seekSpacing * sampleRate), UInt64(totalFrames)) != 0,
+                    FLAC__metadata_object_seektable_template_sort(seekTable, 1) != 0
+                else {
+                    throw AudioError(file: path, operation: "FLAC seek table", reason: "out of memory", kind: .software)
+                }
+            }
+            guard let padding = FLAC__metadata_object_new(FLAC__METADATA_TYPE_PADDING) else {
+                throw AudioError(file: path, operation: "FLAC__metadata_object_new", reason: "out of memory", kind: .software)
+            }
+            padding.pointee.length = UInt32(Self.paddingBytes)
+            blocks.append(padding)
+        } catch {
+            for block in blocks { FLAC__metadata_object_delete(block) }
+            throw error
+        }
+        return blocks
     }
 
     deinit {
