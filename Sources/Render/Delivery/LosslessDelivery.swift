@@ -19,6 +19,11 @@ struct LosslessDelivery: Delivery {
     }
 
     var ceiling: Double { input.output.ceiling }
+
+    /// FLAC's encoding lanes for a render allowed `threads` threads: all but the mixing thread's
+    /// core, at least two (the mix costs a fraction of a lane's libFLAC, so on two cores the
+    /// three threads still share them evenly); one (no lanes) for a render kept to one thread.
+    static func flacLanes(threads: Int) -> Int { threads > 1 ? max(2, threads - 1) : 1 }
     var isDecoded: Bool { false }
 
     func deliver(_ plan: LoudnessPlan?, into file: AtomicOutputFile) throws -> Delivered {
@@ -28,7 +33,7 @@ struct LosslessDelivery: Delivery {
         let encoder = try TrackEncoder(
             format: output.format, bitDepth: output.bitDepth, bitrate: output.bitrate, fileDescriptor: file.fileDescriptor,
             path: output.audioPath, sampleRate: rate, channels: channels, totalFrames: total,
-            seed: seed.dither, serial: seed.serial, metadata: input.metadata)
+            seed: seed.dither, serial: seed.serial, metadata: input.metadata, lanes: Self.flacLanes(threads: input.threads))
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: input.threads > 1)
         let columns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil

@@ -1,17 +1,18 @@
 import AudioCore
 import Foundation
 
-/// A fixed ring of sample chunks handed from one producer thread to one consumer thread, in order.
+/// A fixed ring of sample chunks (floats, or a FLAC lane's integers) handed from one producer
+/// thread to one consumer thread, in order.
 ///
 /// The encoder sink owns it: the mixing thread fills chunks, the encoder thread
 /// empties them. Memory is the ring, allocated once (`depth` × `chunkSamples`);
 /// nothing is allocated per block. One lock and one condition (pthreads, which
 /// ThreadSanitizer sees) guard four numbers: where the oldest filled chunk is,
 /// how many are filled, and whether either side has stopped.
-final class BlockQueue: @unchecked Sendable {
+final class BlockQueue<Element: BitwiseCopyable & ExpressibleByIntegerLiteral>: @unchecked Sendable {
     let chunkSamples: Int
     let depth: Int
-    private let chunks: [UnsafeMutablePointer<Float>]
+    private let chunks: [UnsafeMutablePointer<Element>]
     private var sizes: [Int]
     private var head = 0
     private var filled = 0
@@ -25,7 +26,7 @@ final class BlockQueue: @unchecked Sendable {
         self.chunkSamples = chunkSamples
         self.depth = depth
         chunks = (0..<depth).map { _ in
-            let chunk = UnsafeMutablePointer<Float>.allocate(capacity: chunkSamples)
+            let chunk = UnsafeMutablePointer<Element>.allocate(capacity: chunkSamples)
             chunk.initialize(repeating: 0, count: chunkSamples)
             return chunk
         }
@@ -37,7 +38,7 @@ final class BlockQueue: @unchecked Sendable {
     // MARK: producer
 
     /// The next chunk to fill, waiting while every chunk is queued; nil once the consumer has stopped.
-    func nextFree() -> UnsafeMutablePointer<Float>? {
+    func nextFree() -> UnsafeMutablePointer<Element>? {
         condition.lock()
         defer { condition.unlock() }
         while filled == depth && !stopped { condition.wait() }
@@ -65,7 +66,7 @@ final class BlockQueue: @unchecked Sendable {
     // MARK: consumer
 
     /// The oldest filled chunk, waiting for one; nil when the producer has ended and all are taken.
-    func nextFilled() -> UnsafeBufferPointer<Float>? {
+    func nextFilled() -> UnsafeBufferPointer<Element>? {
         condition.lock()
         defer { condition.unlock() }
         while filled == 0 && !ended { condition.wait() }

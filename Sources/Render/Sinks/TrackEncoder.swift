@@ -32,6 +32,8 @@ final class TrackEncoder {
     private enum Backend {
         case sndfile(SoundFileWriter, Sample)
         case flac(FLACWriter, Sample)
+        /// FLAC on several cores: samples quantized here in order, chunks encoded by the lanes.
+        case flacLanes(FLACLaneWriter, Sample)
         case vorbis(OggVorbisWriter)
         /// Apple Lossless (AAC is `AACDelivery`'s, in parts).
         case alac(M4AWriter, Sample)
@@ -53,10 +55,11 @@ final class TrackEncoder {
     /// Frames encoded between two writeback starts (about 22 s of 48 kHz audio).
     static let writebackFrames = 1 << 20
 
-    /// Opens the encoder for `format` on `fd`, with `metadata` in the file.
+    /// Opens the encoder for `format` on `fd`, with `metadata` in the file. FLAC of at least
+    /// `FLACLaneWriter.minimumFrames` is encoded on `lanes` cores when `lanes` > 1.
     init(
         format: AudioFormat, bitDepth: BitDepth, bitrate: Int?, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
-        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata
+        totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata, lanes: Int = 1
     ) throws(AudioError) {
         self.fileDescriptor = fd
         self.path = path
@@ -80,6 +83,12 @@ final class TrackEncoder {
                 bitrate: bitrate)
             writer.setTags(metadata.tags)
             backend = .sndfile(writer, sample)
+        case .flac(let bits) where lanes > 1 && totalFrames >= Self.minimumLaneFrames:
+            backend = .flacLanes(
+                try FLACLaneWriter(
+                    fileDescriptor: fd, path: path, sampleRate: sampleRate, channels: channels, bitsPerSample: bits, totalFrames: totalFrames,
+                    comments: metadata.tags + metadata.chapterComments, lanes: lanes),
+                sample)
         case .flac(let bits):
             backend = .flac(
                 try FLACWriter(
@@ -128,8 +137,45 @@ final class TrackEncoder {
         return header + data + tags + WAVMarkers.size(of: metadata.markers) > Int64(UInt32.max)
     }
 
-    /// Frames converted at once (the encoder pipeline's chunk).
-    static let maximumFrames = 8 * Block.frames
+    /// Frames converted at once (the encoder pipeline's chunk): a FLAC lane's chunk.
+    static let maximumFrames = FLACLaneWriter.chunkFrames
+    /// The shortest FLAC encoded in lanes: two chunks (about 1.4 s at 48 kHz), so each lane has one.
+    static let minimumLaneFrames = Int64(2 * FLACLaneWriter.chunkFrames)
+
+    /// Lanes encoding on threads of their own (`write(lane:…)`), or 1: `write(_:frames:channels:)`.
+    var lanes: Int {
+        if case .flacLanes(let writer, _) = backend { return writer.lanes }
+        return 1
+    }
+
+    /// Lanes: quantizes the next chunk of the stream into `ints` (dither in order) and adds it to
+    /// STREAMINFO's MD5. On the thread that produces the blocks, in order.
+    func prepare(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int, into ints: UnsafeMutableBufferPointer<Int32>) {
+        guard case .flacLanes(let writer, let sample) = backend else { return }
+        StageClock.shared.time(.encode) {
+            let count = frames * channels
+            if sample == .int16 {
+                shorts.withUnsafeMutableBufferPointer { out in
+                    quantizer.quantize16(samples, into: out, count: count)
+                    for i in 0..<count { ints[i] = Int32(out[i]) }
+                }
+            } else {
+                quantizer.quantize24Right(samples, into: ints, count: count)
+            }
+            writer.digest(UnsafeBufferPointer(rebasing: ints[0..<count]))
+            sinceWriteback += frames
+            if sinceWriteback >= Self.writebackFrames {
+                sinceWriteback = 0
+                AtomicOutputFile.startWriteback(fileDescriptor: fileDescriptor)
+            }
+        }
+    }
+
+    /// Lanes: encodes a chunk `prepare` made, on `lane`'s thread (chunk k goes to lane k % lanes).
+    func write(lane: Int, _ ints: UnsafeBufferPointer<Int32>, frames: Int) throws(AudioError) {
+        guard case .flacLanes(let writer, _) = backend else { return }
+        try StageClock.shared.time(.encode) { () throws(AudioError) in try writer.write(lane: lane, ints, frames: frames) }
+    }
 
     /// Encodes `frames` frames of interleaved floats.
     func write(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int) throws(AudioError) {
@@ -173,6 +219,8 @@ final class TrackEncoder {
             try rightJustified(samples, count: count, sample) { (ints) throws(AudioError) in try writer.write(ints, frames: frames) }
         case .flac(let writer, let sample):
             try rightJustified(samples, count: count, sample) { (ints) throws(AudioError) in try writer.write(ints, frames: frames) }
+        case .flacLanes:
+            throw AudioError(file: path, operation: "encode", reason: "FLAC in lanes takes prepared chunks (write(lane:))", kind: .software)
         }
     }
 
@@ -203,6 +251,7 @@ final class TrackEncoder {
         switch backend {
         case .vorbis(let writer): try writer.finish()
         case .flac(let writer, _): try writer.finish()
+        case .flacLanes(let writer, _): try writer.finish()
         case .alac(let writer, _): try writer.finish()
         case .mp3(let writer): try writer.finish()
         case .opus(let writer): try writer.finish()
