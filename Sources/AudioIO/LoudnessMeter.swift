@@ -6,19 +6,28 @@ import Foundation
 public final class LoudnessMeter {
     public let channels: Int
     public let measuresTruePeak: Bool
+    /// libebur128 gates the blocks itself (`EBUR128_MODE_I`).
+    public let gates: Bool
     private var state: UnsafeMutablePointer<ebur128_state>?
 
     /// `ebur128_init`: integrated loudness always, true peak when asked (it costs more than the rest).
     ///
     /// `vorbisOrder`: the channels are in Vorbis order (Ogg Vorbis and Opus files keep the mix's
     /// channels as they are, and Vorbis puts the LFE of 6 to 8 channels last, not 4th).
-    public init(channels: Int, sampleRate: Int, truePeak: Bool, vorbisOrder: Bool = false) throws(AudioError) {
+    ///
+    /// `gating: false`: libebur128 keeps no gating blocks (`EBUR128_MODE_M`, only the K-filtered
+    /// last 400 ms), and `integratedLoudness` is not available: the caller reads windows and gates
+    /// them itself (the renderer's `GatingMeter`), which saves libebur128 summing every 400 ms
+    /// block anew after each 100 ms hop.
+    public init(channels: Int, sampleRate: Int, truePeak: Bool, vorbisOrder: Bool = false, gating: Bool = true) throws(AudioError) {
         self.channels = channels
         self.measuresTruePeak = truePeak
+        self.gates = gating
         // histogram mode: constant memory however long the track
         // (no sample-peak mode unless true peak is asked for: tracking it costs time on every
         // sample, and the renderer measures peaks with its own skipping true-peak meter)
-        var mode = Int32(EBUR128_MODE_I.rawValue) | Int32(EBUR128_MODE_HISTOGRAM.rawValue)
+        var mode =
+            gating ? Int32(EBUR128_MODE_I.rawValue) | Int32(EBUR128_MODE_HISTOGRAM.rawValue) : Int32(EBUR128_MODE_M.rawValue)
         if truePeak { mode |= Int32(EBUR128_MODE_TRUE_PEAK.rawValue) }
         guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else {
             throw AudioError(
@@ -76,17 +85,9 @@ public final class LoudnessMeter {
 
     /// Integrated loudness in LUFS (`ebur128_loudness_global`); -inf for silence.
     public func integratedLoudness() -> Double {
+        precondition(gates, "integratedLoudness needs a meter made with gating: true")
         var value = -Double.infinity
         ebur128_loudness_global(state, &value)
-        return value
-    }
-
-    /// The integrated loudness of several meters' blocks together (`ebur128_loudness_global_multiple`):
-    /// the halves of a stream measured on two threads give the loudness of the whole.
-    public static func integratedLoudness(of meters: [LoudnessMeter]) -> Double {
-        var states = meters.map { $0.state }
-        var value = -Double.infinity
-        states.withUnsafeMutableBufferPointer { ebur128_loudness_global_multiple($0.baseAddress, $0.count, &value) }
         return value
     }
 

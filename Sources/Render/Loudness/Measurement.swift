@@ -11,9 +11,9 @@ import DSP
 /// threads when the mix can start part-way. The first renders [0, F + lead) and meters
 /// loudness on [0, F); the second renders from F − lead (warming up the true-peak
 /// filter) and meters loudness from F − 300 ms, so that between them they hold exactly
-/// the gating blocks of one continuous meter (`ebur128_loudness_global_multiple` joins
-/// them). True peaks are detected on [0, F + δ) and [F, end): every instant, each from
-/// a filter history of real samples. The cut depends only on the track's length, so
+/// the gating blocks of one continuous meter (their `BlockHistogram`s gate together, as
+/// `ebur128_loudness_global_multiple` joins meters). True peaks are detected on [0, F + δ)
+/// and [F, end): every instant, each from a filter history of real samples. The cut depends only on the track's length, so
 /// the result is the same however many cores there are.
 struct Measurement {
     /// Integrated loudness (LUFS; -inf below the absolute gate or silent) and true peak (dBTP) of the mix.
@@ -128,7 +128,7 @@ struct Measurement {
             for (h, p) in meter.hopPeaks { hopPeaks[h] = max(hopPeaks[h], p) }
         }
         return Measurement(
-            loudness: LoudnessMeter.integratedLoudness(of: meters.map(\.meter)),
+            loudness: BlockHistogram.integrated(meters.map(\.gating.histogram)),
             truePeak: peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity, hop: hop,
             blockEnergies: energies, hopPeaks: hopPeaks,
             probes: probes, hopEnergies: hopEnergies)
@@ -192,12 +192,11 @@ struct Measurement {
     }
 }
 
-/// One span's meters: libebur128 fed hop by hop (the gating block ending after a hop is the mean
-/// of the last four hops' 100 ms windows, or its momentary loudness at rates where its hop is not
-/// its window), the true-peak meter, and the hop peaks.
+/// One span's meters: the loudness meter (`GatingMeter`, which also hands over each gating
+/// block's energy), the true-peak meter, and the hop peaks.
 final class SpanMeter: Sink {
     let span: Measurement.Span
-    let meter: LoudnessMeter
+    let gating: GatingMeter
     private let peakMeter: TruePeakMeter
     private let hop: Int64
     private let channels: Int
@@ -215,25 +214,18 @@ final class SpanMeter: Sink {
     /// The hop peaks are exact above `fraction` of the peak so far, and above `level` (linear).
     private let fraction: Float
     private let level: Float
-    /// Whether a gating block's energy is the mean of its hops' (`LoudnessMeter.hopIsWindow`), each read
-    /// over 100 ms after its hop, instead of libebur128's momentary 400 ms read after every hop: a
-    /// quarter of the summing. The last four, in a ring, and how many hops this meter has finished.
-    private let hopWindows: Bool
-    private var recentHops = SIMD4<Double>()
-    private var hopsDone = 0
 
     init(
         _ span: Measurement.Span, hop: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false, probe: Bool = false,
         exactOver: Float? = nil
     ) throws(AudioError) {
         (fraction, level) = exactOver.map { (1, $0) } ?? (Self.exactAbove, .infinity)
-        hopWindows = LoudnessMeter.hopIsWindow(sampleRate: sampleRate)
         self.probe = probe ? LimiterProbe(channels: channels, sampleRate: sampleRate) : nil
         self.span = span
         self.hop = hop
         self.channels = channels
         self.position = span.start
-        meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false, vorbisOrder: vorbisOrder)
+        gating = try GatingMeter(channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder)
         peakMeter = TruePeakMeter(channels: channels)
         energies.reserveCapacity(Int(Int64(span.loudness.count) / hop) + 1)
         hopPeaks.reserveCapacity(Int(Int64(span.peaks.count) / hop) + 2)
@@ -252,17 +244,9 @@ final class SpanMeter: Sink {
                 let piece = at..<min(end, (at / hop + 1) * hop)
                 let loud = piece.clamped(to: span.loudness)
                 if !loud.isEmpty {
-                    try meter.add(part(loud), frames: loud.count)
-                    if loud.upperBound % hop == 0 {
-                        let full = loud.upperBound - span.loudness.lowerBound >= 4 * hop
-                        if hopWindows {
-                            recentHops[hopsDone & 3] = try meter.windowEnergy(milliseconds: 100)
-                            hopsDone += 1
-                            if full { energies.append((Int(loud.upperBound / hop), blockEnergy())) }
-                        } else if full {
-                            energies.append((Int(loud.upperBound / hop), meter.momentaryEnergy()))
-                        }
-                    }
+                    // the span's loudness starts on the hop grid: the block after its k-th hop ends at hop first + k
+                    let first = Int(span.loudness.lowerBound / hop)
+                    try gating.add(part(loud), frames: loud.count) { (k, energy) in energies.append((first + k, energy)) }
                 }
                 let lead = piece.clamped(to: span.start..<span.peaks.lowerBound)
                 if !lead.isEmpty { peakMeter.prime(part(lead), frames: lead.count) }
@@ -301,13 +285,6 @@ final class SpanMeter: Sink {
     /// works, as long as it takes at most 6 dB off the loudest peak (beyond, the other
     /// hops' bounds are conservative: more is rendered again, the result is the same).
     static let exactAbove: Float = 0.5
-
-    /// The gating block's energy after the last hop: the mean of the last four hops', summed oldest
-    /// first (the same sum wherever the meter started).
-    private func blockEnergy() -> Double {
-        let r = recentHops, k = hopsDone
-        return (((r[k & 3] + r[(k + 1) & 3]) + r[(k + 2) & 3]) + r[(k + 3) & 3]) / 4
-    }
 
     /// Records the probe's hop, when the limiter would take anything there.
     private func finishProbeHop() {

@@ -3,14 +3,14 @@ import AudioIO
 import DSP
 
 /// Measures what is encoded: the true peak (8× oversampled) and, when asked, the
-/// integrated loudness (libebur128). A plain-gain plan needs neither (pass 1 shifted
+/// integrated loudness (`GatingMeter`). A plain-gain plan needs neither (pass 1 shifted
 /// is exact); a limited one needs the true peak; `loudness: off` needs both.
 final class MeterSink: Sink {
-    private let loudnessMeter: LoudnessMeter?
+    private let loudnessMeter: GatingMeter?
     private let peakMeter: TruePeakMeter
 
     init(channels: Int, sampleRate: Int, loudness: Bool, vorbisOrder: Bool = false) throws(AudioError) {
-        loudnessMeter = loudness ? try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false, vorbisOrder: vorbisOrder) : nil
+        loudnessMeter = loudness ? try GatingMeter(channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder) : nil
         peakMeter = TruePeakMeter(channels: channels)
     }
 
@@ -24,6 +24,6 @@ final class MeterSink: Sink {
 
     /// (LUFS or nil when not measured, dBTP); -inf for silence.
     func finish() -> (loudness: Double?, truePeak: Double) {
-        (loudnessMeter?.integratedLoudness(), peakMeter.finish())
+        (loudnessMeter?.loudness, peakMeter.finish())
     }
 }
