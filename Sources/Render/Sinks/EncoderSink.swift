@@ -22,8 +22,8 @@ final class EncoderSink: Sink {
     private let worker: Worker<Float>?
     /// FLAC's lanes, each taking every `lanes.count`-th chunk as integers.
     private let lanes: [Worker<Int32>]
-    private var chunk: UnsafeMutablePointer<Float>?
-    private var laneChunk: UnsafeMutablePointer<Int32>?
+    /// The chunk being filled (floats for `worker`, integers for a lane), and how many samples it holds.
+    private var filling: UnsafeMutableRawPointer?
     private var chunkFill = 0
     /// Chunks handed to the lanes so far: the next goes to lane `published % lanes.count`.
     private var published = 0
@@ -60,56 +60,41 @@ final class EncoderSink: Sink {
 
     func consume(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) -> Flow {
         if !lanes.isEmpty {
-            try quantize(block, frames: frames)
-            return .more
-        }
-        guard let worker else {
-            try encoder.write(block, frames: frames, channels: channels)
-            return .more
-        }
-        guard let base = block.baseAddress else { return .more }
-        let capacity = worker.queue.chunkSamples
-        var done = 0
-        let count = frames * channels
-        while done < count {
-            let current: UnsafeMutablePointer<Float>
-            if let chunk {
-                current = chunk
-            } else {
-                guard let free = worker.queue.nextFree() else { throw worker.failure ?? Self.stopped }
-                chunk = free
-                chunkFill = 0
-                current = free
+            // quantized straight into the current lane's chunk
+            try fill(count: frames * channels, from: { lanes[published % lanes.count] }) { (done, into, n) in
+                encoder.prepare(
+                    UnsafeBufferPointer(rebasing: block[done..<(done + n)]), frames: n / channels, channels: channels,
+                    into: UnsafeMutableBufferPointer(start: into, count: n))
             }
-            let n = min(count - done, capacity - chunkFill)
-            (current + chunkFill).update(from: base + done, count: n)
-            chunkFill += n
-            done += n
-            if chunkFill == capacity { publish() }
+        } else if let worker {
+            guard let base = block.baseAddress else { return .more }
+            try fill(count: frames * channels, from: { worker }) { (done, into, n) in into.update(from: base + done, count: n) }
+        } else {
+            try encoder.write(block, frames: frames, channels: channels)
         }
         return .more
     }
 
-    /// Lanes: the block quantized straight into the current lane's chunk.
-    private func quantize(_ block: UnsafeBufferPointer<Float>, frames: Int) throws(AudioError) {
+    /// Puts `count` samples into chunks of the queue `worker()` names (asked anew for each chunk):
+    /// `put(done, into, n)` writes samples done..<done+n at `into`. Full chunks are published.
+    private func fill<Element>(
+        count: Int, from worker: () -> Worker<Element>, put: (Int, UnsafeMutablePointer<Element>, Int) -> Void
+    ) throws(AudioError) {
         let capacity = Self.chunkFrames * channels
         var done = 0
-        let count = frames * channels
         while done < count {
-            let current: UnsafeMutablePointer<Int32>
-            if let laneChunk {
-                current = laneChunk
+            let current: UnsafeMutablePointer<Element>
+            if let filling {
+                current = filling.assumingMemoryBound(to: Element.self)
             } else {
-                let lane = lanes[published % lanes.count]
-                guard let free = lane.queue.nextFree() else { throw lane.failure ?? Self.stopped }
-                laneChunk = free
+                let next = worker()
+                guard let free = next.queue.nextFree() else { throw next.failure ?? Self.stopped }
+                filling = UnsafeMutableRawPointer(free)
                 chunkFill = 0
                 current = free
             }
             let n = min(count - done, capacity - chunkFill)
-            encoder.prepare(
-                UnsafeBufferPointer(rebasing: block[done..<(done + n)]), frames: n / channels, channels: channels,
-                into: UnsafeMutableBufferPointer(start: current + chunkFill, count: n))
+            put(done, current + chunkFill, n)
             chunkFill += n
             done += n
             if chunkFill == capacity { publish() }
@@ -129,14 +114,14 @@ final class EncoderSink: Sink {
     }
 
     private func publish() {
-        if laneChunk != nil {
+        guard filling != nil else { return }
+        if lanes.isEmpty {
+            worker?.queue.publish(samples: chunkFill)
+        } else {
             lanes[published % lanes.count].queue.publish(samples: chunkFill)
             published += 1
-            laneChunk = nil
-        } else if chunk != nil {
-            worker?.queue.publish(samples: chunkFill)
-            chunk = nil
         }
+        filling = nil
         chunkFill = 0
     }
 

@@ -154,14 +154,7 @@ final class TrackEncoder {
         guard case .flacLanes(let writer, let sample) = backend else { return }
         StageClock.shared.time(.encode) {
             let count = frames * channels
-            if sample == .int16 {
-                shorts.withUnsafeMutableBufferPointer { out in
-                    quantizer.quantize16(samples, into: out, count: count)
-                    for i in 0..<count { ints[i] = Int32(out[i]) }
-                }
-            } else {
-                quantizer.quantize24Right(samples, into: ints, count: count)
-            }
+            quantizeRight(samples, into: ints, count: count, sample)
             writer.digest(UnsafeBufferPointer(rebasing: ints[0..<count]))
             sinceWriteback += frames
             if sinceWriteback >= Self.writebackFrames {
@@ -230,15 +223,21 @@ final class TrackEncoder {
         _ samples: UnsafeBufferPointer<Float>, count: Int, _ sample: Sample, _ write: (UnsafeBufferPointer<Int32>) throws(AudioError) -> Void
     ) throws(AudioError) {
         try ints.withUnsafeMutableBufferPointer { (wide) throws(AudioError) in
-            if sample == .int16 {
-                shorts.withUnsafeMutableBufferPointer { out in
-                    quantizer.quantize16(samples, into: out, count: count)
-                    for i in 0..<count { wide[i] = Int32(out[i]) }
-                }
-            } else {
-                quantizer.quantize24Right(samples, into: wide, count: count)
-            }
+            quantizeRight(samples, into: wide, count: count, sample)
             try write(UnsafeBufferPointer(wide))
+        }
+    }
+
+    /// `count` samples as right-justified Int32 into `wide`: 16-bit through the 16-bit quantizer
+    /// (its dither), widened; otherwise 24-bit, rounded.
+    private func quantizeRight(_ samples: UnsafeBufferPointer<Float>, into wide: UnsafeMutableBufferPointer<Int32>, count: Int, _ sample: Sample) {
+        if sample == .int16 {
+            shorts.withUnsafeMutableBufferPointer { out in
+                quantizer.quantize16(samples, into: out, count: count)
+                for i in 0..<count { wide[i] = Int32(out[i]) }
+            }
+        } else {
+            quantizer.quantize24Right(samples, into: wide, count: count)
         }
     }
 
