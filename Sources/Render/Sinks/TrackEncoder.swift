@@ -56,7 +56,7 @@ final class TrackEncoder {
     static let writebackFrames = 1 << 20
 
     /// Opens the encoder for `format` on `fd`, with `metadata` in the file. FLAC of at least
-    /// `FLACLaneWriter.minimumFrames` is encoded on `lanes` cores when `lanes` > 1.
+    /// `minimumLaneFrames` is encoded on `lanes` cores when `lanes` > 1.
     init(
         format: AudioFormat, bitDepth: BitDepth, bitrate: Int?, fileDescriptor fd: Int32, path: String, sampleRate: Int, channels: Int,
         totalFrames: Int64, seed: UInt64, serial: Int32, metadata: EmbeddedMetadata, lanes: Int = 1
