@@ -31,7 +31,7 @@
 #              runs the suites that call it (atomic output files, bed scratch files);
 #              any report aborts.
 #   thread     `swift test --sanitize=thread` on the suites that run threads: the
-#              split analysis, the two-piece bed resampling, the encoder thread, AAC parts side by side
+#              split analysis, the two-piece bed resampling, the encoder thread and FLAC lanes, AAC parts side by side
 #              and the catalog's parallel workers (the whole suite takes too long).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,7 +67,7 @@ for kind in "${kinds[@]}"; do
   case "$kind" in
     address) filter=(--skip "$address_skip") ;;
     undefined) filter=(--filter 'AtomicOutputTests|ConcurrentOutputTests|FaultTests|InterruptTests|BedSplitTests|BedResamplingTests|LoopSeamTests') ;;
-    thread) filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests|AACTrackTests.scheduling') ;;
+    thread) filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests|AACTrackTests.scheduling|FLACLaneWriterTests') ;;
   esac
   start=$SECONDS
   echo "== $kind: building in $scratch"
