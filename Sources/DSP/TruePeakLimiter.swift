@@ -56,6 +56,9 @@ public final class TruePeakLimiter {
     public private(set) var minimumGain: Float = 1
     /// How many output frames had a gain below 1.
     public private(set) var reducedFrames: Int64 = 0
+    /// The last frame given a gain below 1, counted in output frames from the first
+    /// (input frames less ``latency``); negative while there is none.
+    public private(set) var lastReducedFrame: Int64 = -1
 
     /// The level every interpolated value is held to: the ceiling less the margin.
     private let target: Float
@@ -144,6 +147,7 @@ public final class TruePeakLimiter {
         position = 0
         minimumGain = 1
         reducedFrames = 0
+        lastReducedFrame = -1
     }
 
     /// Applies `preGain` (linear) then limits, in place: `frames` frames of interleaved
@@ -203,7 +207,7 @@ public final class TruePeakLimiter {
         // State in locals for the loop (stored properties would be reloaded after every store).
         var holdFront = self.holdFront, holdCount = self.holdCount
         var deficit = self.deficit, averageSum = self.averageSum, averageIndex = self.averageIndex
-        var reducedFrames = self.reducedFrames, minimumGain = self.minimumGain
+        var reducedFrames = self.reducedFrames, minimumGain = self.minimumGain, lastReduced = self.lastReducedFrame
         for i in 0..<frames {
             let frame = position + Int64(i)
             // The interval [frame − 10, frame − 9.125] whose sub-samples `peaks[i]` holds.
@@ -246,6 +250,7 @@ public final class TruePeakLimiter {
                 if gain < 1 && frame >= firstOutput {
                     reducedFrames += 1
                     minimumGain = min(minimumGain, gain)
+                    lastReduced = frame - firstOutput
                 }
             }
         }
@@ -256,6 +261,7 @@ public final class TruePeakLimiter {
         self.averageIndex = averageIndex
         self.reducedFrames = reducedFrames
         self.minimumGain = minimumGain
+        self.lastReducedFrame = lastReduced
     }
 
     /// `output[i] = input[i] × gain` for `count` samples; returns the largest magnitude written.

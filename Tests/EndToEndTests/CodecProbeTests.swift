@@ -92,7 +92,7 @@ struct CodecProbeTests {
         defer { close(fd) }
         let frames = try M4AReader.decode(descriptor: fd, path: output) { (p, n) throws(AudioError) in _ = try meter.consume(p, frames: n) }
         #expect(frames == 120 * 48000)
-        let (measured, truePeak) = meter.finish()
+        let (measured, truePeak) = try meter.finish()
         let loudness = try #require(measured)
         #expect(abs(loudness + 16) <= 0.3, "the decoded file measures \(loudness) LUFS")
         // the cue sheet's figures are the render's decoding's, and they are the file's

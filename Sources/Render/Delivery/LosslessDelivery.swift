@@ -38,20 +38,31 @@ struct LosslessDelivery: Delivery {
         let sink = EncoderSink(encoder: encoder, channels: channels, threaded: input.threads > 1)
         let columns = PeakColumnsSink(count: Delivered.pictureColumns, totalFrames: total, channels: channels)
         let guardSink = plan == nil ? ClipGuard(channels: channels) : nil
+        let stages = plan?.stages(channels: channels, sampleRate: rate) ?? []
         // a plain gain's loudness and peak are pass 1's shifted; a limited one's are measured here
-        let meter =
-            metered && plan?.truePeak == nil
-            ? try MeterSink(
-                channels: channels, sampleRate: rate, loudness: plan?.limit ?? true, vorbisOrder: output.format.hasVorbisOrder) : nil
+        // (its loudness only where the limiter works); without a target, everything is
+        var meter: MeterSink?
+        if metered, let plan, plan.truePeak == nil, let limiter = stages.first as? LimiterStage {
+            meter = try MeterSink(
+                channels: channels, sampleRate: rate, limiter: limiter, gain: plan.gain, passOne: plan.passOne, totalFrames: total,
+                vorbisOrder: output.format.hasVorbisOrder)
+        } else if metered && plan?.truePeak == nil {
+            meter = try MeterSink(
+                channels: channels, sampleRate: rate, loudness: plan?.limit ?? true, vorbisOrder: output.format.hasVorbisOrder)
+        }
         let sinks: [any Sink] = [guardSink as (any Sink)?, meter, columns, sink].compactMap { $0 }
         var mix = try input.sources.makeMix()
-        let written = try Driver.run(&mix, channels: channels, through: plan?.stages(channels: channels, sampleRate: rate) ?? [], into: sinks)
+        let written = try Driver.run(&mix, channels: channels, through: stages, into: sinks)
         if let clip = guardSink?.clip { throw input.clipped(at: clip) }
         guard written == total else {
             throw AudioError(file: output.audioPath, operation: "render", reason: "wrote \(written) frames, expected \(total)", kind: .software)
         }
         try sink.finish()
-        let measured = meter?.finish()
+        let measured = try meter?.finish()
+        if let blocks = meter?.blocks {
+            input.observer?.lossy(
+                "limited encoding: \(blocks.measured) gating blocks measured, \(blocks.shifted) from pass 1 × gain² (\(blocks.fed) hops K-filtered)")
+        }
         return Delivered(
             loudness: measured?.loudness ?? plan?.loudness ?? -.infinity,
             truePeak: plan?.truePeak ?? measured?.truePeak ?? -.infinity, peaks: columns.peaks)

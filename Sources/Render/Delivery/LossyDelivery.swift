@@ -33,7 +33,7 @@ struct LossyDelivery: Delivery {
         guard decoded == frames else {
             throw AudioError(file: path, operation: "verify", reason: "the encoded file decodes to \(decoded) frames, not \(frames)", kind: .software)
         }
-        let (loudness, truePeak) = meter.finish()
+        let (loudness, truePeak) = try meter.finish()
         return (loudness ?? -.infinity, truePeak)
     }
 }

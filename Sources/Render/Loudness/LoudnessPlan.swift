@@ -27,6 +27,9 @@ struct LoudnessPlan {
     /// The loudness (LUFS) the gain alone would give, without the limiter: what the limiter takes
     /// off is this less `loudness`.
     var plainLoudness: Double?
+    /// Pass 1's gating-block energies (`Measurement.blockEnergies`), for a limited plan: the
+    /// encode pass measures only the blocks the limiter touches (`LimitedGatingMeter`).
+    var passOne: [Double] = []
 
     var limit: Bool { limiterCeiling != nil }
 
@@ -79,6 +82,7 @@ struct LoudnessPlan {
         let model = LimiterModel(measured, ceiling: limiterCeiling, channels: channels)
         var plan = search(target: target, from: gainDB, ceiling: limiterCeiling) { model.loudness(gainDB: $0) }
         plan.plainLoudness = loudness + Gain.decibels(linear: Double(plan.gain))
+        plan.passOne = measured.blockEnergies
         return plan
     }
 

@@ -18,6 +18,10 @@ final class LimiterStage: Stage {
     /// True while no gain reduction is pending: from here the output is the input × gain, bit for bit.
     var isIdle: Bool { limiter.limiter.isIdle }
 
+    /// The last output frame the limiter reduced so far (from the stream's first), negative while none:
+    /// the frames after it are the input × gain, bit for bit.
+    var lastReducedFrame: Int64 { limiter.limiter.lastReducedFrame }
+
     func flow(_ block: UnsafeMutableBufferPointer<Float>, frames: Int) -> Int {
         StageClock.shared.time(.limiter) { limiter.process(block, frames: frames, preGain: gain) }
     }

@@ -1,0 +1,114 @@
+import AudioCore
+import AudioIO
+import Foundation
+import TestKit
+import Testing
+
+@testable import Render
+
+/// `LimitedGatingMeter`: a limited stream's loudness from pass 1's blocks where the limiter
+/// left the mix alone and libebur128 where it worked equals `GatingMeter` run on every frame.
+@Suite struct LimitedGatingMeterTests {
+    /// The limiter's output for `mix` × `gain` under -1 dBTP, fed in Driver-sized blocks to a
+    /// `GatingMeter` on every frame and to a `LimitedGatingMeter` told (or, `hidden`, not told)
+    /// where the limiter reduced; the mix's pass-1 blocks from a `GatingMeter` of its own.
+    static func measure(
+        _ mix: [Float], gain: Float, rate: Int, channels: Int, pieces: [Int] = [Block.frames], hidden: Bool = false
+    ) throws -> (whole: Double, limited: Double, meter: LimitedGatingMeter, reduced: Int64, error: Double) {
+        let frames = mix.count / channels
+        let hop = (rate + 5) / 10
+        var passOne = [Double](repeating: 0, count: (frames + hop - 1) / hop + 1)
+        let first = try GatingMeter(channels: channels, sampleRate: rate)
+        try GatingMeterTests.feed(mix, channels: channels, pieces: [4096]) { (p, n) in
+            try first.add(p, frames: n) { (k, energy) in passOne[k] = energy }
+        }
+        let stage = LimiterStage(gain: gain, ceiling: -1, channels: channels, sampleRate: rate)
+        let whole = try GatingMeter(channels: channels, sampleRate: rate)
+        let limited = try LimitedGatingMeter(passOne: passOne, gain: gain, totalFrames: Int64(frames), channels: channels, sampleRate: rate)
+        var block = [Float](repeating: 0, count: max(pieces.max() ?? 0, 4096) * channels)
+        var written = 0
+        var wholeBlocks = [Int: Double](), limitedBlocks = [Int: Double]()
+        func deliver(_ n: Int) throws {
+            guard n > 0 else { return }
+            try block.withUnsafeBufferPointer { p in
+                let out = UnsafeBufferPointer(rebasing: p[0..<(n * channels)])
+                try whole.add(out, frames: n) { (k, energy) in wholeBlocks[k] = energy }
+                try limited.add(out, frames: n, reducedThrough: hidden ? -1 : stage.lastReducedFrame) { (k, energy) in limitedBlocks[k] = energy }
+            }
+            written += n
+        }
+        var at = 0, k = 0
+        while at < frames {
+            let n = min(pieces[k % pieces.count], frames - at)
+            for i in 0..<(n * channels) { block[i] = mix[at * channels + i] }
+            let ready = block.withUnsafeMutableBufferPointer { stage.flow($0, frames: n) }
+            try deliver(ready)
+            at += n
+            k += 1
+        }
+        try deliver(block.withUnsafeMutableBufferPointer { stage.drain(into: $0) })
+        #expect(written == frames)
+        let loudness = try limited.finish { (k, energy) in limitedBlocks[k] = energy }
+        // the largest relative difference of a block's energy between the two meters
+        #expect(Set(wholeBlocks.keys) == Set(limitedBlocks.keys))
+        let error = wholeBlocks.map { (k, energy) in abs((limitedBlocks[k] ?? 0) - energy) / max(energy, 1e-30) }.max() ?? 0
+        return (whole.loudness, loudness, limited, stage.lastReducedFrame, error)
+    }
+
+    /// Noise at -26 dBFS with a burst 20 dB louder for 50 ms every 3 s (the first at 0.2 s), `seconds` long.
+    static func bursts(sampleRate: Int, channels: Int, seconds: Double) -> [Float] {
+        var random = SplitMix64(seed: 23)
+        let frames = Int(Double(sampleRate) * seconds)
+        return (0..<(frames * channels)).map { i in
+            let t = (i / channels + 3 * sampleRate - sampleRate / 5) % (3 * sampleRate)
+            return Float(random.bipolar() * (t < sampleRate / 20 ? 0.5 : 0.05))
+        }
+    }
+
+    @Test(
+        "a limited stream measures what libebur128 measures of every frame, within 0.001 LU, while most blocks come from pass 1",
+        arguments: [(48000, 2, [Block.frames]), (44100, 2, [1, 777, 4800, 10_000, 3]), (48000, 1, [Block.frames]), (22050, 6, [512])])
+    func matches(rate: Int, channels: Int, pieces: [Int]) throws {
+        // × 4 the bursts pass the ceiling, the rest stays 10 dB under it
+        let mix = Self.bursts(sampleRate: rate, channels: channels, seconds: 20.3)
+        let result = try Self.measure(mix, gain: 4, rate: rate, channels: channels, pieces: pieces)
+        #expect(result.reduced > 0, "the limiter worked")
+        #expect(abs(result.limited - result.whole) < 0.001, "\(rate) Hz × \(channels): \(result.limited) against \(result.whole) LUFS")
+        // each block's energy, not only the histogram's bins: within float rounding of the gain
+        #expect(result.error < 1e-9, "a block's energy is \(result.error) off")
+        let meter = result.meter
+        // a block after every whole hop from the fourth, some measured and some not
+        #expect(meter.measuredBlocks + meter.shiftedBlocks == mix.count / channels / ((rate + 5) / 10) - 3)
+        #expect(
+            meter.measuredBlocks > 0 && meter.shiftedBlocks > meter.measuredBlocks / 2,
+            "\(meter.measuredBlocks) measured, \(meter.shiftedBlocks) shifted; \(result.limited - result.whole) LU")
+    }
+
+    @Test("the measured blocks carry the limiter's loudness: told of no reduction, the meter reads pass 1 × gain², louder")
+    func hiddenReductions() throws {
+        let mix = Self.bursts(sampleRate: 48000, channels: 2, seconds: 20.3)
+        let told = try Self.measure(mix, gain: 8, rate: 48000, channels: 2)
+        let hidden = try Self.measure(mix, gain: 8, rate: 48000, channels: 2, hidden: true)
+        #expect(hidden.meter.measuredBlocks == 0)
+        #expect(abs(told.limited - told.whole) < 0.001)
+        #expect(hidden.limited - hidden.whole > 0.05, "\(hidden.limited) against \(hidden.whole) LUFS")
+    }
+
+    @Test("a limiter working from the first frame to the last: every block is measured, and the result is the whole meter's")
+    func everywhere() throws {
+        let rate = 48000
+        var random = SplitMix64(seed: 5)
+        let mix = (0..<(rate * 6 * 2)).map { _ in Float(random.bipolar() * 0.5) }
+        let result = try Self.measure(mix, gain: 4, rate: rate, channels: 2)
+        #expect(result.meter.shiftedBlocks == 0)
+        #expect(abs(result.limited - result.whole) < 1e-9, "\(result.limited) against \(result.whole) LUFS")
+    }
+
+    @Test("a limiter that never works: every block is pass 1's × gain², within 1e-6 LU of the whole meter")
+    func nowhere() throws {
+        let mix = GatingMeterTests.signal(sampleRate: 48000, channels: 2, seconds: 10.05)
+        let result = try Self.measure(mix, gain: 1, rate: 48000, channels: 2)
+        #expect(result.reduced < 0 && result.meter.measuredBlocks == 0)
+        #expect(abs(result.limited - result.whole) < 1e-6, "\(result.limited) against \(result.whole) LUFS")
+    }
+}
