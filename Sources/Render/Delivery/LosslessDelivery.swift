@@ -59,9 +59,8 @@ struct LosslessDelivery: Delivery {
         }
         try sink.finish()
         let measured = try meter?.finish()
-        if let blocks = meter?.blocks {
-            input.observer?.lossy(
-                "limited encoding: \(blocks.measured) gating blocks measured, \(blocks.shifted) from pass 1 × gain² (\(blocks.fed) hops K-filtered)")
+        if let hops = meter?.hops {
+            input.observer?.lossy("limited encoding: \(hops.measured) hops measured, \(hops.shifted) from pass 1 × gain² (\(hops.fed) K-filtered)")
         }
         return Delivered(
             loudness: measured?.loudness ?? plan?.loudness ?? -.infinity,

@@ -28,8 +28,12 @@ final class GatingMeter {
     }
 
     /// Adds interleaved frames; `block(k, energy)` follows each gating block, the one ending after
-    /// the k-th whole hop (k ≥ 4), with its energy (channel-weighted mean square).
-    func add(_ samples: UnsafeBufferPointer<Float>, frames: Int, block: (Int, Double) -> Void = { _, _ in }) throws(AudioError) {
+    /// the k-th whole hop (k ≥ 4), with its energy (channel-weighted mean square); `window(h, energy)`
+    /// each whole hop h's own 100 ms window (from 0; only where the hop is the window).
+    func add(
+        _ samples: UnsafeBufferPointer<Float>, frames: Int, block: (Int, Double) -> Void = { _, _ in },
+        window: (Int, Double) -> Void = { _, _ in }
+    ) throws(AudioError) {
         var done = 0
         while done < frames {
             let n = min(frames - done, hop - into)
@@ -38,7 +42,10 @@ final class GatingMeter {
             into += n
             guard into == hop else { continue }
             into = 0
-            if hopWindows { recent[hops & 3] = try meter.windowEnergy(milliseconds: 100) }
+            if hopWindows {
+                recent[hops & 3] = try meter.windowEnergy(milliseconds: 100)
+                window(hops, recent[hops & 3])
+            }
             hops += 1
             guard hops >= 4 else { continue }
             let energy = hopWindows ? blockEnergy() : meter.momentaryEnergy()

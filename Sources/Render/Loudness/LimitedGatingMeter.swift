@@ -4,37 +4,38 @@ import AudioIO
 /// The integrated loudness of a limited encoding, K-filtered only where the limiter worked.
 ///
 /// Where the limiter leaves the mix alone its output is the mix × the gain, bit for bit
-/// (`TruePeakLimiter`), so a gating block it did not touch has pass 1's energy × gain²
-/// (to float rounding: about 1e-8 of the energy, 4e-8 LU). Only the blocks within
-/// ``settleHops`` hops after a reduced frame are measured, by libebur128 in its momentary
-/// mode as `GatingMeter` measures them; the rest are pass 1's, shifted. Both kinds are
-/// counted in one `BlockHistogram`, so the result gates as one meter would.
+/// (`TruePeakLimiter`), so a hop's 100 ms window it did not touch, nor the K-filter's memory
+/// of a touched one, has pass 1's energy × gain² (to float rounding, about 1e-10 of the
+/// energy). Only the hops from a reduced frame to ``settleHops`` hops after it are measured,
+/// by libebur128 in its momentary mode as `GatingMeter` measures them; the others are pass
+/// 1's, shifted. The gating blocks are the mean of their four hops' windows either way, counted
+/// in one `BlockHistogram`, so the result gates as one meter would.
 ///
 /// The K-filter's state is a sum of decaying terms of what it was fed: its slowest pole
 /// (the RLB high-pass, a double pole at 1 − 0.005 at 48 kHz, the same time constant at
-/// every rate) leaves under 1e-16 of a sample after 200 ms. So the meter is fed from
-/// ``settleHops`` hops before every block it measures, and what it skipped before that
-/// cannot be told apart in that block's energy. A hop is fed when a reduced frame lies
-/// within `settleHops + 3` hops of it either way; the hops are therefore handled
-/// ``lagHops`` behind the stream, from a ring of the last frames.
+/// every rate) leaves under 1e-16 of a sample after 200 ms. So a measured hop is fed from
+/// ``settleHops`` hops before it, and what the filter skipped before that cannot be told apart
+/// in its window; a reduction's trace in the filter fades as fast, hence the hops measured after
+/// it. A hop is fed when a reduced frame lies within `2 × settleHops` hops of it either way;
+/// the hops are handled ``lagHops`` behind the stream, from a ring of the last frames.
 ///
 /// For rates whose hop is not libebur128's 100 ms window (`LoudnessMeter.hopIsWindow`) use
 /// `GatingMeter` on everything.
 final class LimitedGatingMeter {
-    /// Hops of K-filtering before a measured block's first hop: 200 ms.
+    /// Hops of K-filtering before a measured hop, and hops measured after a reduced one: 200 ms.
     static let settleHops = 2
-    /// Hops handled behind the newest frame: a hop is fed when a block up to `settleHops + 4`
-    /// hops later is measured, known once that block's last hop is in.
-    static let lagHops = settleHops + 4
+    /// Hops handled behind the newest frame: a hop is fed when one up to `settleHops` later is
+    /// measured, known once the reduced hops up to `2 × settleHops` later are in.
+    static let lagHops = 2 * settleHops + 1
 
     private let meter: LoudnessMeter
     private(set) var histogram = BlockHistogram()
     private let channels: Int
     private let hop: Int
-    /// Pass 1's gating-block energies (`Measurement.blockEnergies`) and the gain², their scale here.
+    /// Pass 1's hop window energies (`Measurement.hopWindows`) and the gain², their scale here.
     private let passOne: [Double]
     private let gainSquared: Double
-    /// Whole hops in the stream, when known (pass 1's blocks end at hops 4 ... `hops`).
+    /// Whole hops in the stream (and in pass 1's windows).
     private let hops: Int
 
     /// The last `ringFrames` frames added, interleaved, and the frames added so far.
@@ -49,13 +50,13 @@ final class LimitedGatingMeter {
     /// The fed hops' 100 ms window energies, at `windows[h & 7]`.
     private var windows = [Double](repeating: 0, count: 8)
 
-    /// Blocks measured, and blocks taken from pass 1.
-    private(set) var measuredBlocks = 0
-    private(set) var shiftedBlocks = 0
+    /// Hop windows measured, and taken from pass 1.
+    private(set) var measuredHops = 0
+    private(set) var shiftedHops = 0
     /// Hops fed to the K-filter.
     private(set) var fedHops = 0
 
-    /// `passOne`: pass 1's block energies of the mix this meter's stream is `gain` × (limited);
+    /// `passOne`: pass 1's hop windows of the mix this meter's stream is `gain` × (limited);
     /// `totalFrames`: the stream's length.
     init(
         passOne: [Double], gain: Float, totalFrames: Int64, channels: Int, sampleRate: Int, vorbisOrder: Bool = false
@@ -66,7 +67,7 @@ final class LimitedGatingMeter {
         hop = (sampleRate + 5) / 10
         self.passOne = passOne
         gainSquared = Double(gain) * Double(gain)
-        hops = min(Int(totalFrames / Int64(hop)), passOne.count - 1)
+        hops = min(Int(totalFrames / Int64(hop)), passOne.count)
         ringFrames = (Self.lagHops + 2) * hop
         ring = .allocate(capacity: ringFrames * channels)
         ring.initialize(repeating: 0, count: ringFrames * channels)
@@ -123,31 +124,30 @@ final class LimitedGatingMeter {
         return false
     }
 
-    /// Feeds hop `h` to the K-filter when a block that will be measured needs it, then counts
-    /// the gating block ending after it.
+    /// Feeds hop `h` to the K-filter when it or a hop up to `settleHops` later is measured, takes
+    /// its window (measured, or pass 1's × gain²), then counts the gating block ending after it.
     private func handle(_ h: Int, _ block: (Int, Double) -> Void) throws(AudioError) {
         next += 1
-        let settle = Self.settleHops, span = settle + 3
-        if anyReduced((h - span)...(h + span)) {
+        let settle = Self.settleHops
+        if anyReduced((h - settle)...(h + 2 * settle)) {
             fedHops += 1
             let at = Int((Int64(h) * Int64(hop)) % Int64(ringFrames))
             let first = min(hop, ringFrames - at)
             try meter.add(UnsafeBufferPointer(start: ring + at * channels, count: first * channels), frames: first)
             if first < hop { try meter.add(UnsafeBufferPointer(start: ring, count: (hop - first) * channels), frames: hop - first) }
-            windows[h & 7] = try meter.windowEnergy(milliseconds: 100)
         }
-        // the block ending after hop h: hops h−3 ... h, measured when a reduced frame lies in them or the settle before
+        if anyReduced((h - settle)...h) {
+            windows[h & 7] = try meter.windowEnergy(milliseconds: 100)
+            measuredHops += 1
+        } else {
+            windows[h & 7] = passOne[h] * gainSquared
+            shiftedHops += 1
+        }
+        // the block ending after hop h: hops h−3 ... h, summed oldest first as `GatingMeter` sums them
         let k = h + 1
         guard k >= 4 else { return }
-        let energy: Double
-        if anyReduced((h - 3 - settle)...h) {
-            let w = windows
-            energy = (((w[(k - 4) & 7] + w[(k - 3) & 7]) + w[(k - 2) & 7]) + w[(k - 1) & 7]) / 4
-            measuredBlocks += 1
-        } else {
-            energy = passOne[k] * gainSquared
-            shiftedBlocks += 1
-        }
+        let w = windows
+        let energy = (((w[(k - 4) & 7] + w[(k - 3) & 7]) + w[(k - 2) & 7]) + w[(k - 1) & 7]) / 4
         histogram.add(energy: energy)
         block(k, energy)
     }

@@ -27,8 +27,8 @@ struct LoudnessPlan {
     /// The loudness (LUFS) the gain alone would give, without the limiter: what the limiter takes
     /// off is this less `loudness`.
     var plainLoudness: Double?
-    /// Pass 1's gating-block energies (`Measurement.blockEnergies`), for a limited plan: the
-    /// encode pass measures only the blocks the limiter touches (`LimitedGatingMeter`).
+    /// Pass 1's hop window energies (`Measurement.hopWindows`), for a limited plan: the encode
+    /// pass K-filters only the hops the limiter touches (`LimitedGatingMeter`).
     var passOne: [Double] = []
 
     var limit: Bool { limiterCeiling != nil }
@@ -82,7 +82,7 @@ struct LoudnessPlan {
         let model = LimiterModel(measured, ceiling: limiterCeiling, channels: channels)
         var plan = search(target: target, from: gainDB, ceiling: limiterCeiling) { model.loudness(gainDB: $0) }
         plan.plainLoudness = loudness + Gain.decibels(linear: Double(plan.gain))
-        plan.passOne = measured.blockEnergies
+        plan.passOne = measured.hopWindows
         return plan
     }
 

@@ -23,6 +23,10 @@ struct Measurement {
     let hop: Int64
     /// The energy of the gating block that ends at hop `e` (hops e−4 ..< e), 0 for e < 4.
     var blockEnergies: [Double]
+    /// The energy of each whole hop's own 100 ms window (channel-weighted mean square), where
+    /// libebur128's hop is its window (`LoudnessMeter.hopIsWindow`; else empty): at the cut, the
+    /// first span's, whose K-filter ran from the start.
+    var hopWindows: [Double] = []
     /// A bound on the true peak of each hop (the last may be partial), linear: exact for
     /// every hop within 6 dB of the track's peak (`SpanMeter.exactAbove`), or, measured with
     /// an `exactOver` level, for every hop that passes it.
@@ -121,6 +125,11 @@ struct Measurement {
         var hopPeaks = [Float](repeating: 0, count: hops)
         var probes = Probes()
         var hopEnergies = [Float](repeating: 0, count: probe ? hops : 0)
+        var windows = [Double](repeating: 0, count: LoudnessMeter.hopIsWindow(sampleRate: sampleRate) ? Int(total / hop) : 0)
+        // the later span's first hops are its K-filter's warm-up: the earlier span's win
+        for meter in meters.reversed() {
+            for (h, energy) in meter.windows where h < windows.count { windows[h] = energy }
+        }
         for meter in meters {
             for (h, e) in meter.probeEnergies where h < hopEnergies.count { hopEnergies[h] = max(hopEnergies[h], e) }
             probes.append(contentsOf: meter.finishProbes())
@@ -130,7 +139,7 @@ struct Measurement {
         return Measurement(
             loudness: BlockHistogram.integrated(meters.map(\.gating.histogram)),
             truePeak: peak > 0 ? Gain.decibels(linear: Double(peak)) : -.infinity, hop: hop,
-            blockEnergies: energies, hopPeaks: hopPeaks,
+            blockEnergies: energies, hopWindows: windows, hopPeaks: hopPeaks,
             probes: probes, hopEnergies: hopEnergies)
     }
 
@@ -203,6 +212,8 @@ final class SpanMeter: Sink {
     private var position: Int64
     /// (end hop, energy) of every full gating block inside `span.loudness`.
     private(set) var energies: [(Int, Double)] = []
+    /// (hop, energy of its 100 ms window) of every whole hop inside `span.loudness`.
+    private(set) var windows: [(Int, Double)] = []
     /// (hop, true-peak bound) of the hops this span detects.
     private(set) var hopPeaks: [(Int, Float)] = []
     private let probe: LimiterProbe?
@@ -246,7 +257,11 @@ final class SpanMeter: Sink {
                 if !loud.isEmpty {
                     // the span's loudness starts on the hop grid: the block after its k-th hop ends at hop first + k
                     let first = Int(span.loudness.lowerBound / hop)
-                    try gating.add(part(loud), frames: loud.count) { (k, energy) in energies.append((first + k, energy)) }
+                    try gating.add(part(loud), frames: loud.count) { (k, energy) in
+                        energies.append((first + k, energy))
+                    } window: { (h, energy) in
+                        windows.append((first + h, energy))
+                    }
                 }
                 let lead = piece.clamped(to: span.start..<span.peaks.lowerBound)
                 if !lead.isEmpty { peakMeter.prime(part(lead), frames: lead.count) }

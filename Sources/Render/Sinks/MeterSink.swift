@@ -22,7 +22,7 @@ final class MeterSink: Sink {
     }
 
     /// Meters the output of `limiter`, whose input is the mix pass 1 measured (`passOne`, its
-    /// block energies) × `gain`; at rates whose hop is not libebur128's window, every block.
+    /// hop windows) × `gain`; at rates whose hop is not libebur128's window, every frame.
     init(
         channels: Int, sampleRate: Int, limiter: LimiterStage, gain: Float, passOne: [Double], totalFrames: Int64,
         vorbisOrder: Bool = false
@@ -62,9 +62,9 @@ final class MeterSink: Sink {
         return (loudness, peakMeter.finish())
     }
 
-    /// Gating blocks measured and taken from pass 1, and hops K-filtered (a limited meter's; nil otherwise).
-    var blocks: (measured: Int, shifted: Int, fed: Int)? {
-        if case .limited(let meter, _) = loudnessMeter { return (meter.measuredBlocks, meter.shiftedBlocks, meter.fedHops) }
+    /// Hop windows measured and taken from pass 1, and hops K-filtered (a limited meter's; nil otherwise).
+    var hops: (measured: Int, shifted: Int, fed: Int)? {
+        if case .limited(let meter, _) = loudnessMeter { return (meter.measuredHops, meter.shiftedHops, meter.fedHops) }
         return nil
     }
 }
