@@ -1,7 +1,6 @@
 import AudioCore
 import CCrypto
 import CFLAC
-import CPosix
 import Foundation
 
 /// FLAC on several cores: one libFLAC encoder per lane, each taking every `lanes`-th chunk of
@@ -27,14 +26,6 @@ public final class FLACLaneWriter: @unchecked Sendable {
     public let channels: Int
     public let lanes: Int
     /// libFLAC's block size at level 5: every frame but the stream's last holds this many.
-    /// Called on a lane's thread as it starts: lanes run `laneNice` nice steps below the thread
-    /// that feeds them, so that when the cores are short the scheduler favours the
-    /// feeder (mix, limiter, meters, quantizer, MD5: one thread, the pipeline's narrowest part) over
-    /// sharing them evenly and leaving lanes without chunks. Best effort. Reference hour, 3 runs
-    /// each on a noisy 2-core machine, lanes at nice 0: 18.97–21.36 s, 5: 18.45–19.17 s, 10: 18.56–20.53 s.
-    public static func lowerLanePriority() { _ = cadence_lower_thread_priority(laneNice) }
-    static let laneNice: Int32 = 5
-
     public static let blockFrames = 4096
     static let blocksPerChunk = 8
     /// Frames a lane takes at a time: whole blocks. Every chunk but the stream's last is this long.

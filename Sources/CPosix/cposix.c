@@ -118,14 +118,3 @@ int cadence_start_writeback(int fd) {
 }
 
 int cadence_fix_mmap_threshold(void) { return mallopt(M_MMAP_THRESHOLD, 128 * 1024); }
-
-#include <sys/resource.h>
-#include <unistd.h>
-
-int cadence_lower_thread_priority(int by) {
-    id_t thread = (id_t)gettid();
-    errno = 0;
-    int now = getpriority(PRIO_PROCESS, thread);
-    if (now == -1 && errno != 0) return -1;
-    return setpriority(PRIO_PROCESS, thread, now + by > 19 ? 19 : now + by);
-}

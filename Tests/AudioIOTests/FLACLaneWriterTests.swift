@@ -150,34 +150,4 @@ import Testing
         func add(_ error: AudioError) { lock.withLock { errors.append(error) } }
         var first: AudioError? { lock.withLock { errors.first } }
     }
-
-    /// The nice value of the calling thread (field 19 of /proc/thread-self/stat, after the command's parenthesis).
-    static func threadNice() throws -> Int {
-        let stat = try String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8)
-        let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
-        return Int(fields[16])!
-    }
-
-    @Test("a lane's thread lowers its own priority by 5 nice steps, and no other thread's")
-    func lanePriority() throws {
-        let before = try Self.threadNice()
-        let seen = ManagedBox<Int?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            FLACLaneWriter.lowerLanePriority()
-            seen.value = try? Self.threadNice()
-            done.signal()
-        }
-        thread.start()
-        done.wait()
-        #expect(seen.value == min(19, before + Int(FLACLaneWriter.laneNice)))
-        #expect(FLACLaneWriter.laneNice == 5)
-        #expect(try Self.threadNice() == before)
-    }
-}
-
-/// A value shared with a thread the test waits for.
-private final class ManagedBox<T>: @unchecked Sendable {
-    var value: T
-    init(_ value: T) { self.value = value }
 }

@@ -38,8 +38,4 @@ void cadence_install_cleanup_handlers(void);
 /// by mremap and unmapped when freed, instead of a heap chunk that a growing array's copies
 /// leave behind. Returns mallopt's result (1 on success).
 int cadence_fix_mmap_threshold(void);
-/// Lowers the calling thread's scheduling priority by `by` nice steps, to at most 19 (Linux's
-/// nice values are per thread): a helper thread that should yield its core to the thread
-/// feeding it. Returns setpriority's result (0 on success).
-int cadence_lower_thread_priority(int by);
 #endif

@@ -21,8 +21,8 @@ struct LosslessDelivery: Delivery {
     var ceiling: Double { input.output.ceiling }
 
     /// FLAC's encoding lanes for a render allowed `threads` threads: all but the feeding thread's
-    /// core, at least two (on two cores the lanes take what the feeder leaves: they run at a lower
-    /// priority, `FLACLaneWriter.lowerLanePriority`); one (no lanes) for a render kept to one thread.
+    /// core, at least two (on two cores the lanes share the cores with the feeder); one (no lanes)
+    /// for a render kept to one thread.
     static func flacLanes(threads: Int) -> Int { threads > 1 ? max(2, threads - 1) : 1 }
 
     var isDecoded: Bool { false }

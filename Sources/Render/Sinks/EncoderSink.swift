@@ -1,5 +1,4 @@
 import AudioCore
-import AudioIO
 import Foundation
 
 /// The encode pass's sink: finished blocks into the track's encoder, on threads of their own.
@@ -40,8 +39,7 @@ final class EncoderSink: Sink {
         if threaded && encoder.lanes > 1 {
             worker = nil
             lanes = (0..<encoder.lanes).map { lane in
-                Worker<Int32>(chunkSamples: samples, name: "cadence-flac-\(lane)", start: FLACLaneWriter.lowerLanePriority) {
-                    (chunk) throws(AudioError) in
+                Worker<Int32>(chunkSamples: samples, name: "cadence-flac-\(lane)") { (chunk) throws(AudioError) in
                     try encoder.write(lane: lane, chunk, frames: chunk.count / channels)
                 }
             }
@@ -137,16 +135,10 @@ final class EncoderSink: Sink {
         /// returns nil or `endAndWait()` returns (the queue's lock orders the two).
         private(set) var failure: AudioError?
 
-        init(
-            chunkSamples: Int, name: String, start: @escaping @Sendable () -> Void = {},
-            body: @escaping (UnsafeBufferPointer<Element>) throws(AudioError) -> Void
-        ) {
+        init(chunkSamples: Int, name: String, body: @escaping (UnsafeBufferPointer<Element>) throws(AudioError) -> Void) {
             self.body = body
             queue = BlockQueue<Element>(chunkSamples: chunkSamples, depth: EncoderSink.depth)
-            let thread = Thread { [self] in
-                start()
-                run()
-            }
+            let thread = Thread { [self] in run() }
             thread.name = name
             thread.stackSize = 1 << 20
             thread.start()
