@@ -32,10 +32,38 @@ public final class TruePeakMeter {
                 interpolator.skip(chunk, frames: n)
             } else {
                 peak = max(peak, interpolator.detect(chunk, frames: n))
+                interpolatedFrames += Int64(n)
             }
             done += n
         }
     }
+
+    /// Measures like `add(_:frames:)` (the peak comes out the same), where `bound(frames)` is a
+    /// bound known beforehand on the true peak reported for those frames (counted from the
+    /// stream's first; `start` is the first of these): a chunk whose bound cannot beat the peak
+    /// so far is only taken into the history. The encode pass of a limited track knows one where
+    /// the limiter left the mix alone: pass 1's hop peaks × the gain.
+    public func add(_ samples: UnsafeBufferPointer<Float>, frames: Int, from start: Int64, bound: (Range<Int64>) -> Float) {
+        guard let base = samples.baseAddress else { return }
+        var done = 0
+        while done < frames {
+            let n = min(TruePeakInterpolator.chunkFrames, frames - done)
+            let chunk = base + done * channels
+            let first = start + Int64(done)
+            if bound(first..<(first + Int64(n))) <= peak
+                || max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels)) * TruePeakInterpolator.worstCaseOvershoot <= peak
+            {
+                interpolator.skip(chunk, frames: n)
+            } else {
+                peak = max(peak, interpolator.detect(chunk, frames: n))
+                interpolatedFrames += Int64(n)
+            }
+            done += n
+        }
+    }
+
+    /// Frames interpolated so far by `add` (the others were only taken into the history).
+    public private(set) var interpolatedFrames: Int64 = 0
 
     /// Measures like `add(_:frames:)` (the peak comes out the same), and returns a bound on
     /// these frames' own true peak: exact where a chunk was interpolated, the filter's

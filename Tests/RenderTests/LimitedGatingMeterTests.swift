@@ -1,5 +1,6 @@
 import AudioCore
 import AudioIO
+import DSP
 import Foundation
 import TestKit
 import Testing
@@ -55,13 +56,13 @@ import Testing
         return (whole.loudness, loudness, limited, stage.lastReducedFrame, error)
     }
 
-    /// Noise at -26 dBFS with a burst 20 dB louder for 50 ms every 3 s (the first at 0.2 s), `seconds` long.
-    static func bursts(sampleRate: Int, channels: Int, seconds: Double) -> [Float] {
+    /// Noise peaking at `background` (-26 dBFS) with a burst peaking at `burst` for 50 ms every 3 s (the first at 0.2 s), `seconds` long.
+    static func bursts(sampleRate: Int, channels: Int, seconds: Double, background: Double = 0.05, burst: Double = 0.5) -> [Float] {
         var random = SplitMix64(seed: 23)
         let frames = Int(Double(sampleRate) * seconds)
         return (0..<(frames * channels)).map { i in
             let t = (i / channels + 3 * sampleRate - sampleRate / 5) % (3 * sampleRate)
-            return Float(random.bipolar() * (t < sampleRate / 20 ? 0.5 : 0.05))
+            return Float(random.bipolar() * (t < sampleRate / 20 ? burst : background))
         }
     }
 
@@ -110,5 +111,59 @@ import Testing
         let result = try Self.measure(mix, gain: 1, rate: 48000, channels: 2)
         #expect(result.reduced < 0 && result.meter.measuredHops == 0)
         #expect(abs(result.limited - result.whole) < 1e-6, "\(result.limited) against \(result.whole) LUFS")
+    }
+
+    @Test(
+        "the encode pass's meter of a limited stream, given pass 1's measurement: the loudness and true peak of every frame, from far less work",
+        arguments: [1, 2])
+    func meterSink(threads: Int) throws {
+        let (rate, channels) = (48000, 2)
+        // × 4.3 the background's samples reach 7 dB under the ceiling (the plain meter interpolates them all) and its true
+        // peaks stay under it; within 6 dB of the bursts, pass 1 bounds its hops exactly
+        let mix = Self.bursts(sampleRate: rate, channels: channels, seconds: 61.3, background: 0.09, burst: 0.3)
+        let frames = Int64(mix.count / channels)
+        // pass 1 as a render measures it (two spans on two threads)
+        let measured = try Measurement.run(
+            totalFrames: frames, sampleRate: rate, channels: channels, threads: threads, canSplit: true, probe: true
+        ) { (span, meter) throws(AudioError) in
+            var at = span.start
+            while at < span.end {
+                let n = Int(min(4096, span.end - at))
+                let slice = Array(mix[(Int(at) * channels)..<((Int(at) + n) * channels)])
+                _ = try slice.withUnsafeBufferPointer { (p) throws(AudioError) in try meter.consume(p, frames: n) }
+                at += Int64(n)
+            }
+        }
+        let gain: Float = 4.3
+        let stage = LimiterStage(gain: gain, ceiling: -1.3, channels: channels, sampleRate: rate)
+        let sink = try MeterSink(
+            channels: channels, sampleRate: rate, limiter: stage, gain: gain, passOne: measured.hopWindows, hopPeaks: measured.hopPeaks,
+            totalFrames: frames)
+        let loudness = try GatingMeter(channels: channels, sampleRate: rate)
+        let peak = TruePeakMeter(channels: channels)
+        var block = [Float](repeating: 0, count: 4096 * channels)
+        func deliver(_ n: Int) throws {
+            try block.withUnsafeBufferPointer { p in
+                let out = UnsafeBufferPointer(rebasing: p[0..<(n * channels)])
+                _ = try sink.consume(out, frames: n)
+                try loudness.add(out, frames: n)
+                peak.add(out, frames: n)
+            }
+        }
+        var at = 0
+        while at < Int(frames) {
+            let n = min(4096, Int(frames) - at)
+            for i in 0..<(n * channels) { block[i] = mix[at * channels + i] }
+            try deliver(block.withUnsafeMutableBufferPointer { stage.flow($0, frames: n) })
+            at += n
+        }
+        try deliver(block.withUnsafeMutableBufferPointer { stage.drain(into: $0) })
+        let result = try sink.finish()
+        #expect(stage.lastReducedFrame > 0)
+        #expect(result.loudness == loudness.loudness, "\(result.loudness ?? .nan) against \(loudness.loudness) LUFS")
+        #expect(result.truePeak == peak.finish(), "\(result.truePeak) dBTP")
+        let hops = try #require(sink.hops)
+        #expect(hops.measured * 2 < hops.shifted, "\(hops.measured) hops measured, \(hops.shifted) shifted")
+        #expect(sink.interpolatedFrames * 3 < peak.interpolatedFrames, "\(sink.interpolatedFrames) against \(peak.interpolatedFrames) frames")
     }
 }

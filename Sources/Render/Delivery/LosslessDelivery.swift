@@ -44,7 +44,8 @@ struct LosslessDelivery: Delivery {
         var meter: MeterSink?
         if metered, let plan, plan.truePeak == nil, let limiter = stages.first as? LimiterStage {
             meter = try MeterSink(
-                channels: channels, sampleRate: rate, limiter: limiter, gain: plan.gain, passOne: plan.passOne, totalFrames: total,
+                channels: channels, sampleRate: rate, limiter: limiter, gain: plan.gain, passOne: plan.passOne, hopPeaks: plan.passOnePeaks,
+                totalFrames: total,
                 vorbisOrder: output.format.hasVorbisOrder)
         } else if metered && plan?.truePeak == nil {
             meter = try MeterSink(
@@ -60,7 +61,9 @@ struct LosslessDelivery: Delivery {
         try sink.finish()
         let measured = try meter?.finish()
         if let hops = meter?.hops {
-            input.observer?.lossy("limited encoding: \(hops.measured) hops measured, \(hops.shifted) from pass 1 × gain² (\(hops.fed) K-filtered)")
+            input.observer?.lossy(
+                "limited encoding: \(hops.measured) hops measured, \(hops.shifted) from pass 1 × gain² (\(hops.fed) K-filtered); true peak interpolated on \(meter?.interpolatedFrames ?? 0) of \(total) frames"
+            )
         }
         return Delivered(
             loudness: measured?.loudness ?? plan?.loudness ?? -.infinity,

@@ -30,6 +30,9 @@ struct LoudnessPlan {
     /// Pass 1's hop window energies (`Measurement.hopWindows`), for a limited plan: the encode
     /// pass K-filters only the hops the limiter touches (`LimitedGatingMeter`).
     var passOne: [Double] = []
+    /// Pass 1's bounds on each hop's true peak (`Measurement.hopPeaks`), for a limited plan: the
+    /// encode pass's true-peak meter skips what the limiter left alone and cannot beat its peak.
+    var passOnePeaks: [Float] = []
 
     var limit: Bool { limiterCeiling != nil }
 
@@ -83,6 +86,7 @@ struct LoudnessPlan {
         var plan = search(target: target, from: gainDB, ceiling: limiterCeiling) { model.loudness(gainDB: $0) }
         plan.plainLoudness = loudness + Gain.decibels(linear: Double(plan.gain))
         plan.passOne = measured.hopWindows
+        plan.passOnePeaks = measured.hopPeaks
         return plan
     }
 

@@ -15,6 +15,10 @@ final class MeterSink: Sink {
     }
     private let loudnessMeter: Loudness
     private let peakMeter: TruePeakMeter
+    /// A limited pass's true-peak bounds where the limiter left the mix alone: pass 1's hop
+    /// peaks × the gain, with room for float rounding; and the frames consumed so far.
+    private var knownPeaks: (hopPeaks: [Float], gain: Float, hop: Int64)?
+    private var position: Int64 = 0
 
     init(channels: Int, sampleRate: Int, loudness: Bool, vorbisOrder: Bool = false) throws(AudioError) {
         loudnessMeter = loudness ? .whole(try GatingMeter(channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder)) : .none
@@ -22,11 +26,13 @@ final class MeterSink: Sink {
     }
 
     /// Meters the output of `limiter`, whose input is the mix pass 1 measured (`passOne`, its
-    /// hop windows) × `gain`; at rates whose hop is not libebur128's window, every frame.
+    /// hop windows; `hopPeaks`, its bounds on each hop's true peak) × `gain`; at rates whose hop
+    /// is not libebur128's window, the loudness of every frame.
     init(
-        channels: Int, sampleRate: Int, limiter: LimiterStage, gain: Float, passOne: [Double], totalFrames: Int64,
-        vorbisOrder: Bool = false
+        channels: Int, sampleRate: Int, limiter: LimiterStage, gain: Float, passOne: [Double], hopPeaks: [Float],
+        totalFrames: Int64, vorbisOrder: Bool = false
     ) throws(AudioError) {
+        knownPeaks = hopPeaks.isEmpty ? nil : (hopPeaks, gain, Measurement.hopFrames(sampleRate: sampleRate))
         if LoudnessMeter.hopIsWindow(sampleRate: sampleRate) && !passOne.isEmpty {
             loudnessMeter = .limited(
                 try LimitedGatingMeter(
@@ -46,10 +52,31 @@ final class MeterSink: Sink {
             case .whole(let meter): try meter.add(block, frames: frames)
             case .limited(let meter, let limiter): try meter.add(block, frames: frames, reducedThrough: limiter.lastReducedFrame)
             }
-            peakMeter.add(block, frames: frames)
+            // where no frame the interpolator reads was reduced, the block is the mix × the gain
+            if let known = knownPeaks, case .limited(_, let limiter) = loudnessMeter,
+                limiter.lastReducedFrame < position - Int64(TruePeakInterpolator.span)
+            {
+                peakMeter.add(block, frames: frames, from: position) { frames in
+                    let first = Int(frames.lowerBound / known.hop), last = Int((frames.upperBound - 1) / known.hop)
+                    guard last < known.hopPeaks.count else { return .infinity }
+                    var peak: Float = 0
+                    for h in first...last { peak = max(peak, known.hopPeaks[h]) }
+                    return peak * known.gain * Self.roundingRoom
+                }
+            } else {
+                peakMeter.add(block, frames: frames)
+            }
         }
+        position += Int64(frames)
         return .more
     }
+
+    /// How far the interpolated peaks of a float signal × a gain may differ from the gain × the
+    /// signal's (rounding x × gain to a float, then 20 products summed: about 3e-6 of the bound).
+    static let roundingRoom: Float = 1.0001
+
+    /// Frames whose true peak was interpolated.
+    var interpolatedFrames: Int64 { peakMeter.interpolatedFrames }
 
     /// (LUFS or nil when not measured, dBTP); -inf for silence.
     func finish() throws(AudioError) -> (loudness: Double?, truePeak: Double) {
