@@ -11,18 +11,21 @@ final class MeterSink: Sink {
     private enum Loudness {
         case none
         case whole(GatingMeter)
-        case limited(LimitedGatingMeter, LimiterStage)
+        case limited(LimitedGatingMeter)
     }
     private let loudnessMeter: Loudness
     private let peakMeter: TruePeakMeter
-    /// A limited pass's true-peak bounds where the limiter left the mix alone: pass 1's hop
-    /// peaks × the gain, with room for float rounding; and the frames consumed so far.
-    private var knownPeaks: (hopPeaks: [Float], gain: Float, hop: Int64)?
+    /// A limited pass's limiter, and the true-peak bounds where it left the mix alone: pass 1's
+    /// hop peaks × the gain (with room for float rounding); the frames consumed so far.
+    private let limiter: LimiterStage?
+    private let knownPeaks: (hopPeaks: [Float], gain: Float, hop: Int64)?
     private var position: Int64 = 0
 
     init(channels: Int, sampleRate: Int, loudness: Bool, vorbisOrder: Bool = false) throws(AudioError) {
         loudnessMeter = loudness ? .whole(try GatingMeter(channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder)) : .none
         peakMeter = TruePeakMeter(channels: channels)
+        limiter = nil
+        knownPeaks = nil
     }
 
     /// Meters the output of `limiter`, whose input is the mix pass 1 measured (`passOne`, its
@@ -32,13 +35,13 @@ final class MeterSink: Sink {
         channels: Int, sampleRate: Int, limiter: LimiterStage, gain: Float, passOne: [Double], hopPeaks: [Float],
         totalFrames: Int64, vorbisOrder: Bool = false
     ) throws(AudioError) {
+        self.limiter = limiter
         knownPeaks = hopPeaks.isEmpty ? nil : (hopPeaks, gain, Measurement.hopFrames(sampleRate: sampleRate))
         if LoudnessMeter.hopIsWindow(sampleRate: sampleRate) && !passOne.isEmpty {
             loudnessMeter = .limited(
                 try LimitedGatingMeter(
                     passOne: passOne, gain: gain, totalFrames: totalFrames, channels: channels, sampleRate: sampleRate,
-                    vorbisOrder: vorbisOrder),
-                limiter)
+                    vorbisOrder: vorbisOrder))
         } else {
             loudnessMeter = .whole(try GatingMeter(channels: channels, sampleRate: sampleRate, vorbisOrder: vorbisOrder))
         }
@@ -50,12 +53,10 @@ final class MeterSink: Sink {
             switch loudnessMeter {
             case .none: break
             case .whole(let meter): try meter.add(block, frames: frames)
-            case .limited(let meter, let limiter): try meter.add(block, frames: frames, reducedThrough: limiter.lastReducedFrame)
+            case .limited(let meter): try meter.add(block, frames: frames, reducedThrough: limiter?.lastReducedFrame ?? .max)
             }
             // where no frame the interpolator reads was reduced, the block is the mix × the gain
-            if let known = knownPeaks, case .limited(_, let limiter) = loudnessMeter,
-                limiter.lastReducedFrame < position - Int64(TruePeakInterpolator.span)
-            {
+            if let known = knownPeaks, let limiter, limiter.lastReducedFrame < position - Int64(TruePeakInterpolator.span) {
                 peakMeter.add(block, frames: frames, from: position) { frames in
                     let first = Int(frames.lowerBound / known.hop), last = Int((frames.upperBound - 1) / known.hop)
                     guard last < known.hopPeaks.count else { return .infinity }
@@ -84,14 +85,14 @@ final class MeterSink: Sink {
         switch loudnessMeter {
         case .none: loudness = nil
         case .whole(let meter): loudness = meter.loudness
-        case .limited(let meter, _): loudness = try meter.finish()
+        case .limited(let meter): loudness = try meter.finish()
         }
         return (loudness, peakMeter.finish())
     }
 
     /// Hop windows measured and taken from pass 1, and hops K-filtered (a limited meter's; nil otherwise).
     var hops: (measured: Int, shifted: Int, fed: Int)? {
-        if case .limited(let meter, _) = loudnessMeter { return (meter.measuredHops, meter.shiftedHops, meter.fedHops) }
+        if case .limited(let meter) = loudnessMeter { return (meter.measuredHops, meter.shiftedHops, meter.fedHops) }
         return nil
     }
 }
