@@ -61,6 +61,10 @@ final class GatingMeter {
     /// first (the same sum wherever the meter started).
     private func blockEnergy() -> Double {
         let r = recent, k = hops
-        return (((r[k & 3] + r[(k + 1) & 3]) + r[(k + 2) & 3]) + r[(k + 3) & 3]) / 4
+        return Self.blockEnergy(r[k & 3], r[(k + 1) & 3], r[(k + 2) & 3], r[(k + 3) & 3])
     }
+
+    /// A gating block's energy from its four hops' window energies, oldest first, summed in that
+    /// order (every meter that builds blocks from windows sums them so, for the same `Double`).
+    static func blockEnergy(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double { (((a + b) + c) + d) / 4 }
 }

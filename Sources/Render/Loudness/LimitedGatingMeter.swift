@@ -5,11 +5,12 @@ import AudioIO
 ///
 /// Where the limiter leaves the mix alone its output is the mix × the gain, bit for bit
 /// (`TruePeakLimiter`), so a hop's 100 ms window it did not touch, nor the K-filter's memory
-/// of a touched one, has pass 1's energy × gain² (to float rounding, about 1e-10 of the
-/// energy). Only the hops from a reduced frame to ``settleHops`` hops after it are measured,
-/// by libebur128 in its momentary mode as `GatingMeter` measures them; the others are pass
-/// 1's, shifted. The gating blocks are the mean of their four hops' windows either way, counted
-/// in one `BlockHistogram`, so the result gates as one meter would.
+/// of a touched one, has pass 1's energy × gain² (to float rounding of x × gain: under 2⁻²³
+/// of the energy, about 1e-9 measured). Only the hops from a reduced frame to ``settleHops``
+/// hops after it are measured, by libebur128 in its momentary mode as `GatingMeter` measures
+/// them; the others are pass 1's, shifted. The gating blocks are the mean of their four hops'
+/// windows either way (`GatingMeter.blockEnergy`), counted in one `BlockHistogram`, so the
+/// result gates as one meter would.
 ///
 /// The K-filter's state is a sum of decaying terms of what it was fed: its slowest pole
 /// (the RLB high-pass, a double pole at 1 − 0.005 at 48 kHz, the same time constant at
@@ -147,7 +148,7 @@ final class LimitedGatingMeter {
         let k = h + 1
         guard k >= 4 else { return }
         let w = windows
-        let energy = (((w[(k - 4) & 7] + w[(k - 3) & 7]) + w[(k - 2) & 7]) + w[(k - 1) & 7]) / 4
+        let energy = GatingMeter.blockEnergy(w[(k - 4) & 7], w[(k - 3) & 7], w[(k - 2) & 7], w[(k - 1) & 7])
         histogram.add(energy: energy)
         block(k, energy)
     }
