@@ -34,6 +34,9 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         /// O_TMPFILE and linkat, which Swift's Glibc module does not import.
         .target(name: "CPosix"),
+        /// The true-peak interpolator's inner loop in AVX2, taken at run time where the processor has it
+        /// (the same bits as the portable Swift loop; optimized in debug builds too, as DSP is).
+        .target(name: "CDSPKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 
         // MARK: - Description: recipe → frames
 
@@ -48,7 +51,7 @@ let package = Package(
 
         /// Tone and noise generators, envelopes, fades, mixing, the true-peak limiter.
         .target(
-            name: "DSP", dependencies: ["AudioCore"],
+            name: "DSP", dependencies: ["AudioCore", "CDSPKernels"],
             // the sample loops are optimized in debug builds too: the in-process tests render minutes of audio
             // through the 8x true-peak interpolator, about 20x slower unoptimized
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),

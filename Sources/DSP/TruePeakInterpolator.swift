@@ -1,3 +1,4 @@
+import CDSPKernels
 import Foundation
 
 /// Finds inter-sample peaks by 8× oversampling with a 20-tap-per-phase polyphase filter.
@@ -130,16 +131,37 @@ public final class TruePeakInterpolator {
 
     /// Interpolates up to ``chunkFrames`` frames into ``peaks`` and returns the largest.
     public func detect(_ input: UnsafePointer<Float>, frames: Int) -> Float {
+        detect(input, frames: frames, kernel: Self.fastestKernel)
+    }
+
+    /// The inner loop's implementations: they give the same bits.
+    enum Kernel: CaseIterable {
+        /// Swift's `SIMD8`, on any processor.
+        case portable
+        /// 256-bit AVX2 in C (`CDSPKernels`), about twice as fast where the processor has it.
+        case avx2
+    }
+
+    /// AVX2 where this processor has it.
+    static let fastestKernel: Kernel = cadence_has_avx2() != 0 ? .avx2 : .portable
+
+    /// ``detect(_:frames:)`` through the given inner loop.
+    func detect(_ input: UnsafePointer<Float>, frames: Int, kernel: Kernel) -> Float {
         deinterleave(input, from: 0, to: frames)
         let w = UnsafePointer(weights)
-        var i = 0
-        while i < frames {
-            var m = SIMD8<Float>()
-            for c in 0..<channels {
-                m = Self.larger(m, Self.subsamplePeaks(UnsafePointer(lanes + c * Self.laneStride + i), w))
+        switch kernel {
+        case .avx2:
+            cadence_true_peak_avx2(lanes, Int32(channels), Int32(Self.laneStride), w, peaks, Int32((frames + 7) / 8))
+        case .portable:
+            var i = 0
+            while i < frames {
+                var m = SIMD8<Float>()
+                for c in 0..<channels {
+                    m = Self.larger(m, Self.subsamplePeaks(UnsafePointer(lanes + c * Self.laneStride + i), w))
+                }
+                UnsafeMutableRawPointer(peaks + i).storeBytes(of: m, as: SIMD8<Float>.self)
+                i += 8
             }
-            UnsafeMutableRawPointer(peaks + i).storeBytes(of: m, as: SIMD8<Float>.self)
-            i += 8
         }
         var result: Float = 0
         for j in 0..<frames { result = max(result, peaks[j]) }
