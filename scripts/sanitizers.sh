@@ -18,7 +18,7 @@
 #              recipes at the haptics limit (61 s) and the true-peak ceiling against FFmpeg's 16x meter (29 s):
 #              the code they reach runs in-process in other suites), and the targets whose code holds no unsafe
 #              pointer (AudioCore, Timeline, Sidecars, Schema, Preview, the package checks: 78 s; Swift checks
-#              their memory itself), with LeakSanitizer; our C (Sources/CPosix) is also
+#              their memory itself), with LeakSanitizer; our C (Sources/CPosix, Sources/CDSPKernels) is also
 #              built with -fsanitize=undefined in the same build (the ASan runtime holds
 #              UBSan's handlers), so one build checks both.
 #              The suppressions in .ci/lsan-suppressions.txt are leaks inside the
@@ -27,8 +27,8 @@
 #              ("unsupported option '-sanitize=undefined' for target
 #              'x86_64-unknown-linux-gnu'"). Swift code is checked by the language
 #              itself (overflow, bounds, unwrap traps, on in every build), so this
-#              builds our C (Sources/CPosix) with clang's -fsanitize=undefined and
-#              runs the suites that call it (atomic output files, bed scratch files);
+#              builds our C (Sources/CPosix, Sources/CDSPKernels) with clang's -fsanitize=undefined and
+#              runs the suites that call it (atomic output files, bed scratch files, the AVX2 true-peak loop);
 #              any report aborts.
 #   thread     `swift test --sanitize=thread` on the suites that run threads: the
 #              split analysis, the two-piece bed resampling, the encoder thread and FLAC lanes, AAC parts side by side
@@ -66,7 +66,7 @@ for kind in "${kinds[@]}"; do
   esac
   case "$kind" in
     address) filter=(--skip "$address_skip") ;;
-    undefined) filter=(--filter 'AtomicOutputTests|ConcurrentOutputTests|FaultTests|InterruptTests|BedSplitTests|BedResamplingTests|LoopSeamTests') ;;
+    undefined) filter=(--filter 'TruePeakKernelTests|AtomicOutputTests|ConcurrentOutputTests|FaultTests|InterruptTests|BedSplitTests|BedResamplingTests|LoopSeamTests') ;;
     thread) filter=(--filter 'ThreadingTests|BedSplitTests|CatalogRenderTests|ShardTests|AACTrackTests.scheduling|FLACLaneWriterTests') ;;
   esac
   start=$SECONDS

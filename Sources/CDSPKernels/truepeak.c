@@ -1,5 +1,7 @@
 #include "cdspkernels.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+
 #include <immintrin.h>
 
 // The portable loop multiplies, then adds: a fused multiply-add would round once and give other bits.
@@ -54,3 +56,15 @@ __attribute__((target("avx2"))) void cadence_true_peak_avx2(
         _mm256_storeu_ps(peaks + 8 * g, m);
     }
 }
+
+#else
+
+// Other processors (arm64 …) take the portable Swift loop: no AVX2, and this is never called.
+int cadence_has_avx2(void) { return 0; }
+
+void cadence_true_peak_avx2(
+    const float *lanes, int channels, int lane_stride, const float *weights, float *peaks, int groups) {
+    (void)lanes, (void)channels, (void)lane_stride, (void)weights, (void)peaks, (void)groups;
+}
+
+#endif
