@@ -17,17 +17,18 @@ import AudioIO
 /// every rate) leaves under 1e-16 of a sample after 200 ms. So a measured hop is fed from
 /// ``settleHops`` hops before it, and what the filter skipped before that cannot be told apart
 /// in its window; a reduction's trace in the filter fades as fast, hence the hops measured after
-/// it. A hop is fed when a reduced frame lies within `2 × settleHops` hops of it either way;
-/// the hops are handled ``lagHops`` behind the stream, from a ring of the last frames.
+/// it. A hop is fed when a reduced frame lies within ``settleHops`` hops of it either way (it is
+/// measured, or one of the `settleHops` hops fed before a measured one); the hops are handled
+/// ``lagHops`` behind the stream, from a ring of the last frames.
 ///
 /// For rates whose hop is not libebur128's 100 ms window (`LoudnessMeter.hopIsWindow`) use
 /// `GatingMeter` on everything.
 final class LimitedGatingMeter {
     /// Hops of K-filtering before a measured hop, and hops measured after a reduced one: 200 ms.
     static let settleHops = 2
-    /// Hops handled behind the newest frame: a hop is fed when one up to `settleHops` later is
-    /// measured, known once the reduced hops up to `2 × settleHops` later are in.
-    static let lagHops = 2 * settleHops + 1
+    /// Hops handled behind the newest frame: whether a hop is fed depends on the hops up to
+    /// `settleHops` later, known once they are in.
+    static let lagHops = settleHops + 1
 
     private let meter: LoudnessMeter
     private(set) var histogram = BlockHistogram()
@@ -125,12 +126,14 @@ final class LimitedGatingMeter {
         return false
     }
 
-    /// Feeds hop `h` to the K-filter when it or a hop up to `settleHops` later is measured, takes
+    /// Feeds hop `h` to the K-filter when it or a hop up to `settleHops` later is measured (hop h′ is
+    /// measured when a hop in h′ − settleHops ... h′ was reduced, so: a reduced hop within
+    /// `settleHops` of h either way), takes
     /// its window (measured, or pass 1's × gain²), then counts the gating block ending after it.
     private func handle(_ h: Int, _ block: (Int, Double) -> Void) throws(AudioError) {
         next += 1
         let settle = Self.settleHops
-        if anyReduced((h - settle)...(h + 2 * settle)) {
+        if anyReduced((h - settle)...(h + settle)) {
             fedHops += 1
             let at = Int((Int64(h) * Int64(hop)) % Int64(ringFrames))
             let first = min(hop, ringFrames - at)
