@@ -135,10 +135,11 @@ public final class TruePeakInterpolator {
     }
 
     /// The inner loop's implementations: they give the same bits.
-    enum Kernel: CaseIterable {
-        /// Swift's `SIMD8`, on any processor.
+    enum Kernel {
+        /// Swift's `SIMD8`, on any processor (built for baseline x86-64: two 128-bit halves).
         case portable
-        /// 256-bit AVX2 in C (`CDSPKernels`), about twice as fast where the processor has it.
+        /// 256-bit AVX2 in C (`CDSPKernels`), where the processor has it (a catalog track's
+        /// analysis stage 1.22–1.28 → 1.08–1.12 s of CPU, its limiter's 0.26 → 0.17 s).
         case avx2
     }
 

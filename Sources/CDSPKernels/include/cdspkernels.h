@@ -1,7 +1,7 @@
 #ifndef CADENCE_CDSPKERNELS_H
 #define CADENCE_CDSPKERNELS_H
 
-/// 1 when this processor runs AVX2 (checked once, by cpuid), else 0.
+/// 1 when this processor and its OS run AVX2 (cpuid and xgetbv, through the compiler's runtime), else 0.
 int cadence_has_avx2(void);
 
 /// The true-peak interpolator's inner loop (`TruePeakInterpolator.detect`) in 256-bit AVX2:
