@@ -22,20 +22,7 @@ public final class TruePeakMeter {
 
     /// Measures `frames` frames of interleaved samples.
     public func add(_ samples: UnsafeBufferPointer<Float>, frames: Int) {
-        guard let base = samples.baseAddress else { return }
-        var done = 0
-        while done < frames {
-            let n = min(TruePeakInterpolator.chunkFrames, frames - done)
-            let chunk = base + done * channels
-            let bound = max(interpolator.historyPeak, PeakScan.peak(chunk, count: n * channels))
-            if bound * TruePeakInterpolator.worstCaseOvershoot <= peak {
-                interpolator.skip(chunk, frames: n)
-            } else {
-                peak = max(peak, interpolator.detect(chunk, frames: n))
-                interpolatedFrames += Int64(n)
-            }
-            done += n
-        }
+        add(samples, frames: frames, from: 0) { _ in .infinity }
     }
 
     /// Measures like `add(_:frames:)` (the peak comes out the same), where `bound(frames)` is a
